@@ -1,0 +1,22 @@
+// nertzref-cli's command groups. Each add*Commands registers its subcommands on the app;
+// callbacks throw scoring::InputError for bad input (main turns it into one stderr line, exit 2).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace nertz::cli {
+
+// Options shared by every command, filled in by CLI11 before a callback runs.
+struct Context {
+    std::string dbPath;  // --db FILE; empty: the default league file in the XDG data directory
+};
+
+// Reads all of standard input (the hand or game JSON of score/game/record commands).
+std::string readStdin();
+
+void addRulesCommands(CLI::App& app, Context& ctx);  // rules list | rules show
+void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
+void addTourCommand(CLI::App& app, Context& ctx);    // tour
+
+}  // namespace nertz::cli
