@@ -44,17 +44,22 @@ TEST(GameNna, RunningTotalsUntilSomeoneReaches150) {
     EXPECT_EQ(out.winner, "Ann");
     EXPECT_EQ(out.handsPlayed, 5u);
     EXPECT_TRUE(out.settlement.empty());
-    EXPECT_EQ(failingField([&] { g.addHand({{p("Ann", 1, 0, true), p("Bo", 1, 2)}, sc::HandEnd::Nertz}); }),
+    EXPECT_EQ(failingField([&] {
+                  g.addHand({{p("Ann", 1, 0, true), p("Bo", 1, 2)}, sc::HandEnd::Nertz});
+              }),
               "hands[5]");
 }
 
-// nna: "If there is a tie score for first place, the game continues with all players until the tie is
-// broken, and the player with the highest score (totaling 150 points or more) is the winner."
+// nna: "If there is a tie score for first place, the game continues with all players until the tie
+// is broken, and the player with the highest score (totaling 150 points or more) is the winner."
 TEST(GameNna, TieForFirstPlaysOn) {
     sc::Game g(sc::preset("nna"), singles({"Ann", "Bo", "Cy"}));
-    g.addHand({{p("Ann", 40, 0, true), p("Bo", 50, 0), p("Cy", 5, 3)}, sc::HandEnd::Nertz});   // 50, 50, -1
-    g.addHand({{p("Ann", 40, 0, true), p("Bo", 50, 0), p("Cy", 5, 3)}, sc::HandEnd::Nertz});   // 100, 100, -2
-    g.addHand({{p("Ann", 50, 0, true), p("Bo", 52, 0), p("Cy", 5, 3)}, sc::HandEnd::Nertz});   // 160, 152 ...
+    g.addHand({{p("Ann", 40, 0, true), p("Bo", 50, 0), p("Cy", 5, 3)},
+               sc::HandEnd::Nertz});  // 50, 50, -1
+    g.addHand({{p("Ann", 40, 0, true), p("Bo", 50, 0), p("Cy", 5, 3)},
+               sc::HandEnd::Nertz});  // 100, 100, -2
+    g.addHand({{p("Ann", 50, 0, true), p("Bo", 52, 0), p("Cy", 5, 3)},
+               sc::HandEnd::Nertz});  // 160, 152 ...
     EXPECT_TRUE(g.outcome().over);
     sc::Game tie(sc::preset("nna"), singles({"Ann", "Bo"}));
     tie.addHand({{p("Ann", 45, 0, true), p("Bo", 50, 0)}, sc::HandEnd::Nertz});  // 55, 50
@@ -71,8 +76,10 @@ TEST(GameNna, TieForFirstPlaysOn) {
 // proportion to the difference between their scores."
 TEST(GameClassic, WinnerCollectsTheDifferenceFromEachPlayer) {
     sc::Game g(sc::preset("classic"), singles({"Ann", "Bo", "Cy"}));
-    g.addHand({{p("Ann", 52, 0, true), p("Bo", 30, 0), p("Cy", 20, 5)}, sc::HandEnd::Nertz});  // 52 30 10
-    g.addHand({{p("Ann", 50, 0, true), p("Bo", 40, 0), p("Cy", 30, 0)}, sc::HandEnd::Nertz});  // 102 70 40
+    g.addHand(
+        {{p("Ann", 52, 0, true), p("Bo", 30, 0), p("Cy", 20, 5)}, sc::HandEnd::Nertz});  // 52 30 10
+    g.addHand({{p("Ann", 50, 0, true), p("Bo", 40, 0), p("Cy", 30, 0)},
+               sc::HandEnd::Nertz});  // 102 70 40
     const auto out = g.outcome();
     ASSERT_TRUE(out.over);
     EXPECT_EQ(out.winner, "Ann");
@@ -103,22 +110,42 @@ TEST(GameBoxed, HighestPastTheTargetWinsWithTeams) {
 }
 
 TEST(GameTeams, SizesAndMembersAreChecked) {
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("flip"), {{"A", {"Ann", "Bo", "Cy"}, {}}, {"B", {"Di"}, {}}}); }),
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("flip"), {{"A", {"Ann", "Bo", "Cy"}, {}}, {"B", {"Di"}, {}}});
+              }),
               "teams[0].members");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("nna"), {{"A", {"Ann", "Bo"}, {}}, {"B", {"Di"}, {}}}); }),
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("nna"), {{"A", {"Ann", "Bo"}, {}}, {"B", {"Di"}, {}}});
+              }),
               "teams[0].members");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("flip"), {{"A", {"Ann", "Bo"}, {}}, {"B", {"Bo"}, {}}}); }),
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("flip"), {{"A", {"Ann", "Bo"}, {}}, {"B", {"Bo"}, {}}});
+              }),
               "teams[1].members[0]");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("flip"), {{"A", {"Ann", ""}, {}}, {"B", {"Bo"}, {}}}); }),
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("flip"), {{"A", {"Ann", ""}, {}}, {"B", {"Bo"}, {}}});
+              }),
               "teams[0].members[1]");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("flip"), {{"A", {"Ann", "Bo"}, {}}, {"B", {"Cy", "Di"}, {}}}); }), "");
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("flip"), {{"A", {"Ann", "Bo"}, {}}, {"B", {"Cy", "Di"}, {}}});
+              }),
+              "");
 }
 
 TEST(GameSides, AreChecked) {
     EXPECT_EQ(failingField([] { sc::Game(sc::preset("nna"), singles({"Ann"})); }), "players");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("nna"), singles({"Ann", "Ann"})); }), "players[1].name");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("nna"), singles({"Ann", ""})); }), "players[1].name");
-    EXPECT_EQ(failingField([] { sc::Game(sc::preset("nna"), {{"Ann", {}, 0}, {"Bo", {}, {}}}); }), "players[0].pile_size");
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("nna"), singles({"Ann", "Ann"}));
+              }),
+              "players[1].name");
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("nna"), singles({"Ann", ""}));
+              }),
+              "players[1].name");
+    EXPECT_EQ(failingField([] {
+                  sc::Game(sc::preset("nna"), {{"Ann", {}, 0}, {"Bo", {}, {}}});
+              }),
+              "players[0].pile_size");
     sc::RuleSet bad = sc::preset("nna");
     bad.target = -1;
     EXPECT_EQ(failingField([&] { sc::Game(bad, singles({"Ann", "Bo"})); }), "target");
@@ -126,12 +153,20 @@ TEST(GameSides, AreChecked) {
 
 TEST(GameHands, MustNameExactlyTheGamesSides) {
     sc::Game g(sc::preset("nna"), singles({"Ann", "Bo", "Cy"}));
-    EXPECT_EQ(failingField([&] { g.addHand({{p("Ann", 1, 0, true), p("Bo", 1, 1), p("Di", 1, 1)}, sc::HandEnd::Nertz}); }),
-              "hands[0].players[2].name");
-    EXPECT_EQ(failingField([&] { g.addHand({{p("Ann", 1, 0, true), p("Bo", 1, 1)}, sc::HandEnd::Nertz}); }),
+    EXPECT_EQ(
+        failingField([&] {
+            g.addHand({{p("Ann", 1, 0, true), p("Bo", 1, 1), p("Di", 1, 1)}, sc::HandEnd::Nertz});
+        }),
+        "hands[0].players[2].name");
+    EXPECT_EQ(failingField([&] {
+                  g.addHand({{p("Ann", 1, 0, true), p("Bo", 1, 1)}, sc::HandEnd::Nertz});
+              }),
               "hands[0].players");
-    EXPECT_EQ(failingField([&] { g.addHand({{p("Ann", 1, 0, true), p("Bo", -1, 1), p("Cy", 0, 0)}, sc::HandEnd::Nertz}); }),
-              "hands[0].players[1].lake");
+    EXPECT_EQ(
+        failingField([&] {
+            g.addHand({{p("Ann", 1, 0, true), p("Bo", -1, 1), p("Cy", 0, 0)}, sc::HandEnd::Nertz});
+        }),
+        "hands[0].players[1].lake");
     EXPECT_TRUE(g.hands().empty()) << "nothing half-applied";
     // Any order in, game order stored.
     g.addHand({{p("Cy", 3, 2), p("Ann", 10, 0, true), p("Bo", 4, 1)}, sc::HandEnd::Nertz});
@@ -145,7 +180,9 @@ TEST(GameHands, MustNameExactlyTheGamesSides) {
 
 TEST(GameHandicap, SidePileSizeAppliesToEveryHand) {
     sc::Game g(sc::preset("nna"), {{"Ann", {}, 10}, {"Bo", {}, {}}});
-    EXPECT_EQ(failingField([&] { g.addHand({{p("Ann", 1, 11), p("Bo", 1, 0, true)}, sc::HandEnd::Nertz}); }),
+    EXPECT_EQ(failingField([&] {
+                  g.addHand({{p("Ann", 1, 11), p("Bo", 1, 0, true)}, sc::HandEnd::Nertz});
+              }),
               "hands[0].players[0].nertz_left");
     g.addHand({{p("Ann", 1, 10), p("Bo", 1, 13 - 13, true)}, sc::HandEnd::Nertz});
     EXPECT_EQ(g.hands()[0].sides[0].pileSize, 10);
@@ -175,8 +212,11 @@ TEST(GameCorrections, InvalidEditChangesNothing) {
     g.addHand({{p("Ann", 20, 0, true), p("Bo", 10, 2)}, sc::HandEnd::Nertz});
     g.addHand({{p("Ann", 10, 3), p("Bo", 15, 0, true)}, sc::HandEnd::Nertz});
     const auto before = g.hands();
-    EXPECT_EQ(failingField([&] { g.editHand(1, {{p("Ann", 10, 3, true), p("Bo", 15, 0, true)}, sc::HandEnd::Nertz}); }),
-              "hands[1].players[1].called");
+    EXPECT_EQ(
+        failingField([&] {
+            g.editHand(1, {{p("Ann", 10, 3, true), p("Bo", 15, 0, true)}, sc::HandEnd::Nertz});
+        }),
+        "hands[1].players[1].called");
     EXPECT_EQ(g.hands(), before);
     EXPECT_EQ(g.totals(), (std::vector<int>{34, 31}));
 }
@@ -185,12 +225,15 @@ TEST(GameCorrections, EditThatWouldEndTheGameEarlyIsRefused) {
     sc::RuleSet r = sc::preset("nna");
     r.target = 100;
     sc::Game g(r, singles({"Ann", "Bo"}));
-    for (int h = 0; h < 2; ++h) g.addHand({{p("Ann", 30, 0, true), p("Bo", 10, 2)}, sc::HandEnd::Nertz});  // +40
-    g.addHand({{p("Ann", 5, 0, true), p("Bo", 10, 2)}, sc::HandEnd::Nertz});                              // +15
+    for (int h = 0; h < 2; ++h)
+        g.addHand({{p("Ann", 30, 0, true), p("Bo", 10, 2)}, sc::HandEnd::Nertz});  // +40
+    g.addHand({{p("Ann", 5, 0, true), p("Bo", 10, 2)}, sc::HandEnd::Nertz});       // +15
     EXPECT_EQ(g.totals(), (std::vector<int>{95, 18}));
     EXPECT_FALSE(g.outcome().over);
     // Hand 2 really gave Ann 52 lake cards: 40 + 62 = 102 after hand 2, but hand 3 follows.
-    EXPECT_EQ(failingField([&] { g.editHand(1, {{p("Ann", 52, 0, true), p("Bo", 0, 0)}, sc::HandEnd::Nertz}); }),
+    EXPECT_EQ(failingField([&] {
+                  g.editHand(1, {{p("Ann", 52, 0, true), p("Bo", 0, 0)}, sc::HandEnd::Nertz});
+              }),
               "hands[1]");
     EXPECT_EQ(g.totals(), (std::vector<int>{95, 18})) << "the refused edit changed nothing";
     // Deleting the later hand first makes the same edit possible, and it ends the game.

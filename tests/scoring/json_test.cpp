@@ -42,7 +42,9 @@ TEST(RuleSetJson, CustomFromABaseOverridesFields) {
 }
 
 TEST(RuleSetJson, ValidatesFieldByField) {
-    auto field = [](const char* text) { return failingField([&] { io::ruleSetFromJson(Json::parse(text)); }); };
+    auto field = [](const char* text) {
+        return failingField([&] { io::ruleSetFromJson(Json::parse(text)); });
+    };
     EXPECT_EQ(field(R"({"base":"nna","target":"lots"})"), "target");
     EXPECT_EQ(field(R"({"base":"nna","target":1.5})"), "target");
     EXPECT_EQ(field(R"({"base":"nna","target":-10})"), "target");
@@ -98,12 +100,15 @@ TEST(HandJson, ReadsTheIssueFormat) {
     EXPECT_EQ(hand.end, sc::HandEnd::Nertz);
     EXPECT_EQ(io::handFromJson(io::toJson(hand)), hand);
     // "end" defaults from the call
-    EXPECT_EQ(io::handFromJson(Json::parse(R"({"players":[{"name":"A","lake":1,"nertz_left":2}]})")).end,
-              sc::HandEnd::Stuck);
+    EXPECT_EQ(
+        io::handFromJson(Json::parse(R"({"players":[{"name":"A","lake":1,"nertz_left":2}]})")).end,
+        sc::HandEnd::Stuck);
 }
 
 TEST(HandJson, NamesTheBadField) {
-    auto field = [](const char* text) { return failingField([&] { io::handFromJson(Json::parse(text)); }); };
+    auto field = [](const char* text) {
+        return failingField([&] { io::handFromJson(Json::parse(text)); });
+    };
     EXPECT_EQ(field(R"({})"), "players");
     EXPECT_EQ(field(R"({"players":{}})"), "players");
     EXPECT_EQ(field(R"({"players":[3]})"), "players[0]");
@@ -111,18 +116,24 @@ TEST(HandJson, NamesTheBadField) {
     EXPECT_EQ(field(R"({"players":[{"name":"A","nertz_left":0}]})"), "players[0].lake");
     EXPECT_EQ(field(R"({"players":[{"name":"A","lake":1}]})"), "players[0].nertz_left");
     EXPECT_EQ(field(R"({"players":[{"name":"A","lake":"9","nertz_left":0}]})"), "players[0].lake");
-    EXPECT_EQ(field(R"({"players":[{"name":"A","lake":9,"nertz_left":0,"called":"yes"}]})"), "players[0].called");
-    EXPECT_EQ(field(R"({"players":[{"name":"A","lake":9,"nertz_left":0,"colour":"red"}]})"), "players[0].colour");
+    EXPECT_EQ(field(R"({"players":[{"name":"A","lake":9,"nertz_left":0,"called":"yes"}]})"),
+              "players[0].called");
+    EXPECT_EQ(field(R"({"players":[{"name":"A","lake":9,"nertz_left":0,"colour":"red"}]})"),
+              "players[0].colour");
     EXPECT_EQ(field(R"({"players":[{"name":7,"lake":9,"nertz_left":0}]})"), "players[0].name");
-    EXPECT_EQ(field(R"({"players":[{"name":"A","lake":99999999999,"nertz_left":0}]})"), "players[0].lake");
+    EXPECT_EQ(field(R"({"players":[{"name":"A","lake":99999999999,"nertz_left":0}]})"),
+              "players[0].lake");
     EXPECT_EQ(field(R"({"players":[],"end":"timeout"})"), "end");
-    EXPECT_EQ(failingField([] { io::handFromJson(Json::parse(R"({"players":[]})"), "hands[3]"); }), "");
-    EXPECT_EQ(failingField([] { io::handFromJson(Json::parse(R"({"players":[{}]})"), "hands[3]"); }),
-              "hands[3].players[0].name");
+    EXPECT_EQ(failingField([] { io::handFromJson(Json::parse(R"({"players":[]})"), "hands[3]"); }),
+              "");
+    EXPECT_EQ(
+        failingField([] { io::handFromJson(Json::parse(R"({"players":[{}]})"), "hands[3]"); }),
+        "hands[3].players[0].name");
 }
 
 TEST(GameJson, PlayersTeamsAndHandicaps) {
-    const Json in = Json::parse(R"({"teams":[{"name":"T1","members":["Ann","Cy"]},{"name":"T2","members":["Bo","Di"]}],
+    const Json in = Json::parse(
+        R"({"teams":[{"name":"T1","members":["Ann","Cy"]},{"name":"T2","members":["Bo","Di"]}],
         "pile_sizes":{"T2":10},
         "hands":[{"players":[{"name":"T1","lake":20,"nertz_left":0,"called":true},{"name":"T2","lake":15,"nertz_left":10}]}]})");
     const sc::Game g = io::gameFromJson(in, sc::preset("flip"));
@@ -134,7 +145,8 @@ TEST(GameJson, PlayersTeamsAndHandicaps) {
     EXPECT_TRUE(out["winner"].is_null());
     EXPECT_EQ(out["settlement"], Json::array());
     EXPECT_EQ(io::sidesFromJson(io::sidesToJson(g.sides())), g.sides());
-    const auto singles = io::sidesFromJson(Json::parse(R"({"players":["Ann","Bo"],"pile_sizes":{"Bo":9}})"));
+    const auto singles =
+        io::sidesFromJson(Json::parse(R"({"players":["Ann","Bo"],"pile_sizes":{"Bo":9}})"));
     EXPECT_EQ(io::sidesFromJson(io::sidesToJson(singles)), singles);
 }
 
@@ -150,9 +162,11 @@ TEST(GameJson, NamesTheBadField) {
     EXPECT_EQ(field(R"({"teams":[{"members":["A"]}]})", "flip"), "teams[0].name");
     EXPECT_EQ(field(R"({"players":["Ann","Bo"],"pile_sizes":{"Zed":9}})"), "pile_sizes.Zed");
     EXPECT_EQ(field(R"({"players":["Ann","Bo"],"hands":{}})"), "hands");
-    EXPECT_EQ(field(R"({"players":["Ann","Bo"],"hands":[{"players":[{"name":"Ann","lake":1,"nertz_left":0,"called":true},
+    EXPECT_EQ(
+        field(
+            R"({"players":["Ann","Bo"],"hands":[{"players":[{"name":"Ann","lake":1,"nertz_left":0,"called":true},
         {"name":"Bo","lake":-1,"nertz_left":0}]}]})"),
-              "hands[0].players[1].lake");
+        "hands[0].players[1].lake");
     EXPECT_EQ(field(R"({"players":["Ann","Bo"],"rules":"nna"})"), "rules");
 }
 

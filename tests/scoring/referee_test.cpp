@@ -11,7 +11,9 @@
 namespace sc = nertz::scoring;
 
 namespace {
-sc::Card c(const char* name) { return *sc::parseAnyCard(name); }
+sc::Card c(const char* name) {
+    return *sc::parseAnyCard(name);
+}
 }  // namespace
 
 // SPEC: "A lake pile whose top card is rank r holds exactly r cards (a closed king pile 13)."
@@ -25,7 +27,8 @@ TEST(LakeChecksum, TopsGiveTheCount) {
 }
 
 TEST(LakeChecksum, ComparesWithTheCounts) {
-    const sc::HandResult hand{{{"Ann", 14, 0, true, 0, {}}, {"Bo", 9, 3, false, 0, {}}}, sc::HandEnd::Nertz};
+    const sc::HandResult hand{{{"Ann", 14, 0, true, 0, {}}, {"Bo", 9, 3, false, 0, {}}},
+                              sc::HandEnd::Nertz};
     const auto ok = sc::checkLakeChecksum({c("KH"), c("10S")}, 0, hand);
     EXPECT_TRUE(ok.ok());
     EXPECT_EQ(ok.message(), "lake checksum ok: 23 cards");
@@ -33,7 +36,8 @@ TEST(LakeChecksum, ComparesWithTheCounts) {
     EXPECT_FALSE(off.ok());
     EXPECT_EQ(off.expected, 24);
     EXPECT_EQ(off.counted, 23);
-    EXPECT_EQ(off.message(), "lake checksum off: the pile tops say 24 cards, the counts add up to 23 (1 missing)");
+    EXPECT_EQ(off.message(),
+              "lake checksum off: the pile tops say 24 cards, the counts add up to 23 (1 missing)");
     const auto over = sc::checkLakeChecksum({c("QH"), c("10S")}, 0, hand);
     EXPECT_NE(over.message().find("1 too many"), std::string::npos);
 }
@@ -45,7 +49,8 @@ TEST(LakeChecksum, PropertyHoldsForGeneratedLakes) {
     std::mt19937 rng(20261122);
     for (int trial = 0; trial < 2000; ++trial) {
         const int decks = std::uniform_int_distribution<int>(2, 8)(rng);
-        const sc::DeckKind kind = trial % 5 == 0 ? sc::DeckKind::NertzColour : sc::DeckKind::Standard;
+        const sc::DeckKind kind =
+            trial % 5 == 0 ? sc::DeckKind::NertzColour : sc::DeckKind::Standard;
         std::vector<std::set<sc::Card>> given(decks);
         std::vector<sc::Card> tops;
         int closed = 0;
@@ -60,7 +65,8 @@ TEST(LakeChecksum, PropertyHoldsForGeneratedLakes) {
                         if (!given[d].count(sc::Card{r, suit})) free.push_back(d);
                     }
                     ASSERT_FALSE(free.empty());  // at most `decks` piles per suit
-                    const int d = free[std::uniform_int_distribution<std::size_t>(0, free.size() - 1)(rng)];
+                    const int d =
+                        free[std::uniform_int_distribution<std::size_t>(0, free.size() - 1)(rng)];
                     given[d].insert(sc::Card{r, suit});
                 }
                 if (top == 13 && rng() % 2) {
@@ -72,7 +78,8 @@ TEST(LakeChecksum, PropertyHoldsForGeneratedLakes) {
         }
         sc::HandResult hand;
         for (int d = 0; d < decks; ++d) {
-            hand.sides.push_back({"deck" + std::to_string(d), static_cast<int>(given[d].size()), 0, false, 0, {}});
+            hand.sides.push_back(
+                {"deck" + std::to_string(d), static_cast<int>(given[d].size()), 0, false, 0, {}});
             const std::vector<sc::Card> cards(given[d].begin(), given[d].end());
             EXPECT_TRUE(sc::checkDeck("deck", cards, 0, 13, kind).empty());
         }
@@ -115,7 +122,8 @@ TEST(PileCheck, NamesTheFirstWrongCard) {
     EXPECT_EQ(empty.message(), "the pile is empty");
 
     EXPECT_TRUE(sc::checkLakePile({c("1Y"), c("2Y"), c("3Y")}).ok);
-    EXPECT_EQ(sc::checkLakePile({c("1Y"), c("2W")}).message(), "card 2 from the bottom is 2W, expected 2Y");
+    EXPECT_EQ(sc::checkLakePile({c("1Y"), c("2W")}).message(),
+              "card 2 from the bottom is 2W, expected 2Y");
 }
 
 // SPEC: "A deck can contribute each card at most once; per deck, lake + Nertz left can never exceed
@@ -155,7 +163,8 @@ constexpr auto kEnd = sc::IdleAction::EndHand;
 // without any resulting plays are required before burning Nertz pile cards."
 TEST(IdleProcedure, NnaThreeStreamBurnsThenNertzBurns) {
     sc::IdleProcedure idle(sc::preset("nna"));
-    EXPECT_EQ(actions(idle, 5), (std::vector<sc::IdleAction>{kStock, kStock, kStock, kBurn, kBurn}));
+    EXPECT_EQ(actions(idle, 5),
+              (std::vector<sc::IdleAction>{kStock, kStock, kStock, kBurn, kBurn}));
     idle.played();  // a play resets the count
     const auto step = idle.stuck();
     EXPECT_EQ(step.action, kStock);
@@ -165,9 +174,9 @@ TEST(IdleProcedure, NnaThreeStreamBurnsThenNertzBurns) {
     EXPECT_FALSE(idle.handEnded());
 }
 
-// classic: "everyone picks up their waste pile to re-form their stock, and then puts the top card of
-// the stock on the bottom" ... "If all players get so stuck that no card in their stock will play,
-// play stops and the score is calculated as usual."
+// classic: "everyone picks up their waste pile to re-form their stock, and then puts the top card
+// of the stock on the bottom" ... "If all players get so stuck that no card in their stock will
+// play, play stops and the score is calculated as usual."
 TEST(IdleProcedure, ClassicRecyclesOnceThenEnds) {
     sc::IdleProcedure idle(sc::preset("classic"));
     EXPECT_EQ(idle.stuck().action, kStock);
@@ -195,8 +204,8 @@ TEST(IdleProcedure, FlipTwoPassesThenNertzBurn) {
     EXPECT_EQ(actions(idle, 4), (std::vector<sc::IdleAction>{kStock, kStock, kBurn, kBurn}));
 }
 
-// boxed: "This may be done up to THREE times per hand. If no plays can be made by any teams then the
-// hand ends and all scores are tallied."
+// boxed: "This may be done up to THREE times per hand. If no plays can be made by any teams then
+// the hand ends and all scores are tallied."
 TEST(IdleProcedure, BoxedThreeDealerBurnsPerHandThenEnds) {
     sc::IdleProcedure idle(sc::preset("boxed"));
     EXPECT_EQ(idle.stuck().action, kStock);
@@ -212,8 +221,8 @@ TEST(IdleProcedure, BoxedThreeDealerBurnsPerHandThenEnds) {
 }
 
 TEST(IdleProcedure, EveryStockActionHasAnInstruction) {
-    for (auto a : {sc::StockAction::BurnStreamCard, sc::StockAction::RecycleAndBurn, sc::StockAction::FlipThrough,
-                   sc::StockAction::BurnDealerCard}) {
+    for (auto a : {sc::StockAction::BurnStreamCard, sc::StockAction::RecycleAndBurn,
+                   sc::StockAction::FlipThrough, sc::StockAction::BurnDealerCard}) {
         sc::RuleSet r = sc::preset("nna");
         r.idle = {a, std::nullopt, std::nullopt, sc::StuckScope::SinceLastPlay};
         sc::IdleProcedure idle(r);

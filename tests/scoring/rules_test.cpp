@@ -6,13 +6,15 @@
 namespace sc = nertz::scoring;
 
 TEST(Presets, AllFiveInSpecOrder) {
-    EXPECT_EQ(sc::presetIds(), (std::vector<std::string>{"nna", "classic", "house", "flip", "boxed"}));
+    EXPECT_EQ(sc::presetIds(),
+              (std::vector<std::string>{"nna", "classic", "house", "flip", "boxed"}));
     for (const auto& id : sc::presetIds()) {
         const sc::RuleSet r = sc::preset(id);
         EXPECT_EQ(r.id, id);
         EXPECT_NO_THROW(r.validate()) << id;
         // Every text: "Each Lake card played is worth one point and each Nertz card remaining is
-        // worth two points." (nna) / "Cards left in each team's NERTZ PILE are worth 2 points each." (boxed)
+        // worth two points." (nna) / "Cards left in each team's NERTZ PILE are worth 2 points
+        // each." (boxed)
         EXPECT_EQ(r.lakeCardPoints, 1) << id;
         EXPECT_EQ(r.nertzCardPoints, -2) << id;
         // "The Nertz pile consists of 13 cards" / "thirteen cards are dealt face down"
@@ -24,7 +26,8 @@ TEST(Presets, Nna) {
     const sc::RuleSet r = sc::preset("nna");
     // "The player who called Nertz receives a 10 point Nertz bonus added to their hand score."
     EXPECT_EQ(r.callerBonus, 10);
-    // "Calling "Nertz" before or without all Nertz cards being played results in a 5 point deduction."
+    // "Calling "Nertz" before or without all Nertz cards being played results in a 5 point
+    // deduction."
     EXPECT_EQ(r.falseCallPoints, -5);
     EXPECT_TRUE(r.hasFalseCalls());
     // "the players that did not call "Nertz" count the remaining cards left in their Nertz piles"
@@ -116,7 +119,8 @@ TEST(Presets, UnknownIdNamesTheKnownOnes) {
         FAIL() << "expected InputError";
     } catch (const sc::InputError& e) {
         EXPECT_EQ(e.field(), "rules");
-        EXPECT_NE(std::string(e.what()).find("nna, classic, house, flip, boxed"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("nna, classic, house, flip, boxed"),
+                  std::string::npos);
     }
 }
 
@@ -162,19 +166,24 @@ TEST(RuleSetValidate, NamesTheBadField) {
 }
 
 TEST(RuleSetNames, RoundTrip) {
-    for (auto v : {sc::PenaltyPayers::NonCallers, sc::PenaltyPayers::Everyone, sc::PenaltyPayers::NonCallersOrAllIfStuck}) {
+    for (auto v : {sc::PenaltyPayers::NonCallers, sc::PenaltyPayers::Everyone,
+                   sc::PenaltyPayers::NonCallersOrAllIfStuck}) {
         EXPECT_EQ(sc::parsePenaltyPayers(sc::toString(v)), v);
     }
-    for (auto v : {sc::AtTarget::HighestWins, sc::AtTarget::PlayOnWhileTied}) EXPECT_EQ(sc::parseAtTarget(sc::toString(v)), v);
+    for (auto v : {sc::AtTarget::HighestWins, sc::AtTarget::PlayOnWhileTied})
+        EXPECT_EQ(sc::parseAtTarget(sc::toString(v)), v);
     for (auto v : {sc::Settlement::None, sc::Settlement::WinnerCollectsDifference}) {
         EXPECT_EQ(sc::parseSettlement(sc::toString(v)), v);
     }
-    for (auto v : {sc::StockAction::BurnStreamCard, sc::StockAction::RecycleAndBurn, sc::StockAction::FlipThrough,
-                   sc::StockAction::BurnDealerCard, sc::StockAction::None}) {
+    for (auto v :
+         {sc::StockAction::BurnStreamCard, sc::StockAction::RecycleAndBurn,
+          sc::StockAction::FlipThrough, sc::StockAction::BurnDealerCard, sc::StockAction::None}) {
         EXPECT_EQ(sc::parseStockAction(sc::toString(v)), v);
     }
-    for (auto v : {sc::StuckScope::SinceLastPlay, sc::StuckScope::PerHand}) EXPECT_EQ(sc::parseStuckScope(sc::toString(v)), v);
-    for (auto v : {sc::HandEnd::Nertz, sc::HandEnd::Stuck}) EXPECT_EQ(sc::parseHandEnd(sc::toString(v)), v);
+    for (auto v : {sc::StuckScope::SinceLastPlay, sc::StuckScope::PerHand})
+        EXPECT_EQ(sc::parseStuckScope(sc::toString(v)), v);
+    for (auto v : {sc::HandEnd::Nertz, sc::HandEnd::Stuck})
+        EXPECT_EQ(sc::parseHandEnd(sc::toString(v)), v);
     EXPECT_FALSE(sc::parsePenaltyPayers("nobody"));
     EXPECT_FALSE(sc::parseAtTarget("x"));
     EXPECT_FALSE(sc::parseSettlement("x"));
