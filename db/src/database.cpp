@@ -205,16 +205,22 @@ int Database::schemaVersion() {
 // --- Transaction -----------------------------------------------------------------------------
 
 Transaction::Transaction(Database& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
+    nested_ = sqlite3_get_autocommit(db_.handle()) == 0;
+    db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
     open_ = true;
 }
 
 Transaction::~Transaction() {
-    if (open_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    if (!open_) return;
+    if (nested_) {
+        sqlite3_exec(db_.handle(), "ROLLBACK TO nested; RELEASE nested", nullptr, nullptr, nullptr);
+    } else {
+        sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    }
 }
 
 void Transaction::commit() {
-    db_.exec("COMMIT");
+    db_.exec(nested_ ? "RELEASE nested" : "COMMIT");
     open_ = false;
 }
 

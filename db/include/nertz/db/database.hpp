@@ -126,7 +126,8 @@ private:
 
 // A write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting out other
 // writers through the busy timeout), so a write never fails half way on a lock. Rolls back
-// in the destructor unless commit() was called.
+// in the destructor unless commit() was called. Inside another transaction it is a SAVEPOINT,
+// so repository calls compose into one atomic unit (import, bulk generation).
 class Transaction {
 public:
     explicit Transaction(Database& db);
@@ -138,6 +139,7 @@ public:
 private:
     Database& db_;
     bool open_ = false;
+    bool nested_ = false;
 };
 
 // Helpers used across the repositories.
