@@ -1,8 +1,10 @@
 #include "nertz/db/schema.hpp"
 
 #include <string>
+#include <vector>
 
 #include "nertz/db/database.hpp"
+#include "nertz/db/ratings.hpp"
 
 namespace nertz::db {
 namespace {
@@ -201,6 +203,13 @@ void migrate(Database& db, int target) {
         if (version >= target) return;           // tx rolls back: nothing to do
         db.exec(kMigrations[version]);
         if (version + 1 == 3) db.exec(playerGameStatsSql("1"));  // back-fill the aggregates
+        // Version 2 brings ratings: rate the games a version 1 file already holds (same transaction).
+        if (version + 1 == 2) {
+            Statement leagues = db.prepare("SELECT id FROM leagues ORDER BY id");
+            std::vector<std::int64_t> ids;
+            while (leagues.step()) ids.push_back(leagues.getInt(0));
+            for (std::int64_t id : ids) RatingRepo(db).recomputeAll(id);
+        }
         db.exec("PRAGMA user_version=" + std::to_string(version + 1));
         tx.commit();
     }
