@@ -161,8 +161,11 @@ CREATE TABLE player_game_stats(
     best_hand INTEGER,
     margin INTEGER,
     PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
-CREATE INDEX pgs_league ON player_game_stats(league_id, over, player_id);
-CREATE INDEX pgs_season ON player_game_stats(season_id, over, player_id);
+-- Covering indexes: standings read only the index, in player order.
+CREATE INDEX pgs_league ON player_game_stats(league_id, over, player_id, result, points, hands, nertz_calls,
+                                            lake_cards, best_hand, margin);
+CREATE INDEX pgs_season ON player_game_stats(season_id, over, player_id, result, points, hands, nertz_calls,
+                                            lake_cards, best_hand, margin);
 CREATE INDEX pgs_player ON player_game_stats(player_id);
 CREATE INDEX games_order ON games(league_id, played_on, id);
 CREATE INDEX game_players_player ON game_players(player_id, game_id);
