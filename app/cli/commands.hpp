@@ -18,5 +18,8 @@ std::string readStdin();
 void addRulesCommands(CLI::App& app, Context& ctx);  // rules list | rules show
 void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
 void addTourCommand(CLI::App& app, Context& ctx);    // tour
+void addLeagueCommands(CLI::App& app, Context& ctx);     // league, season, player, deck
+void addGamesCommands(CLI::App& app, Context& ctx);      // game record/start/show, hand add/edit/delete
+void addStandingsCommands(CLI::App& app, Context& ctx);  // standings, player stats, head-to-head, export, import
 
 }  // namespace nertz::cli
