@@ -59,7 +59,9 @@ std::string Card::name() const {
     return out;
 }
 
-int Card::index() const noexcept { return (static_cast<int>(suit) % 4) * 13 + rank - 1; }
+int Card::index() const noexcept {
+    return (static_cast<int>(suit) % 4) * 13 + rank - 1;
+}
 
 bool Card::isRedOrDark() const noexcept {
     return suit == Suit::Diamonds || suit == Suit::Hearts || suit == Suit::Red ||
@@ -90,7 +92,9 @@ const Suit* suitsOf(DeckKind kind) noexcept {
     return kind == DeckKind::Standard ? kStandardSuits.data() : kColourSuits.data();
 }
 
-char suitLetter(Suit suit) noexcept { return kSuitLetters[static_cast<std::size_t>(suit)]; }
+char suitLetter(Suit suit) noexcept {
+    return kSuitLetters[static_cast<std::size_t>(suit)];
+}
 
 std::string_view deckKindName(DeckKind kind) noexcept {
     return kind == DeckKind::Standard ? "standard" : "nertz_colour";

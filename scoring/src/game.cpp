@@ -24,7 +24,8 @@ std::string joinNames(const std::vector<Side>& sides) {
 
 }  // namespace
 
-Game::Game(RuleSet rules, std::vector<Side> sides) : rules_(std::move(rules)), sides_(std::move(sides)) {
+Game::Game(RuleSet rules, std::vector<Side> sides)
+    : rules_(std::move(rules)), sides_(std::move(sides)) {
     rules_.validate();
     if (sides_.size() < 2) {
         throw InputError("players", "a game needs at least two players or teams, got " +
@@ -33,22 +34,25 @@ Game::Game(RuleSet rules, std::vector<Side> sides) : rules_(std::move(rules)), s
     std::set<std::string> names;
     for (std::size_t i = 0; i < sides_.size(); ++i) {
         const Side& s = sides_[i];
-        const std::string field = (s.members.empty() ? "players[" : "teams[") + std::to_string(i) + "]";
+        const std::string field =
+            (s.members.empty() ? "players[" : "teams[") + std::to_string(i) + "]";
         if (s.name.empty()) throw InputError(field + ".name", "must not be empty");
         if (!names.insert(s.name).second) {
             throw InputError(field + ".name", "'" + s.name + "' appears twice");
         }
         const int size = s.members.empty() ? 1 : static_cast<int>(s.members.size());
         if (size < rules_.minTeamSize || size > rules_.maxTeamSize) {
-            throw InputError(field + ".members",
-                             "rule set '" + rules_.id + "' allows " + std::to_string(rules_.minTeamSize) +
-                                 ".." + std::to_string(rules_.maxTeamSize) + " players per side, '" +
-                                 s.name + "' has " + std::to_string(size));
+            throw InputError(field + ".members", "rule set '" + rules_.id + "' allows " +
+                                                     std::to_string(rules_.minTeamSize) + ".." +
+                                                     std::to_string(rules_.maxTeamSize) +
+                                                     " players per side, '" + s.name + "' has " +
+                                                     std::to_string(size));
         }
         for (std::size_t m = 0; m < s.members.size(); ++m) {
             const std::string& member = s.members[m];
             if (member.empty()) {
-                throw InputError(field + ".members[" + std::to_string(m) + "]", "must not be empty");
+                throw InputError(field + ".members[" + std::to_string(m) + "]",
+                                 "must not be empty");
             }
             if (member != s.name && !names.insert(member).second) {
                 throw InputError(field + ".members[" + std::to_string(m) + "]",
@@ -56,7 +60,8 @@ Game::Game(RuleSet rules, std::vector<Side> sides) : rules_(std::move(rules)), s
             }
         }
         if (s.pileSize && (*s.pileSize < 1 || *s.pileSize > kDeckSize)) {
-            throw InputError(field + ".pile_size", "must be 1..52, got " + std::to_string(*s.pileSize));
+            throw InputError(field + ".pile_size",
+                             "must be 1..52, got " + std::to_string(*s.pileSize));
         }
     }
 }
@@ -83,9 +88,11 @@ HandResult Game::normalise(HandResult hand, const std::string& field) const {
         validateHand(hand, rules_);
         if (hand.sides.size() != sides_.size()) {
             for (const Side& side : sides_) {
-                const bool present = std::any_of(hand.sides.begin(), hand.sides.end(),
-                                                 [&](const SideHand& s) { return s.name == side.name; });
-                if (!present) throw InputError("players", "'" + side.name + "' is missing from the hand");
+                const bool present =
+                    std::any_of(hand.sides.begin(), hand.sides.end(),
+                                [&](const SideHand& s) { return s.name == side.name; });
+                if (!present)
+                    throw InputError("players", "'" + side.name + "' is missing from the hand");
             }
         }
     } catch (const InputError& e) {
@@ -103,8 +110,8 @@ Game::Replay Game::replay(std::vector<HandResult> hands) const {
     for (std::size_t h = 0; h < hands.size(); ++h) {
         if (h > 0 && outcomeOf(totals, h).over) {
             throw InputError("hands[" + std::to_string(h - 1) + "]",
-                             "with this change the game ends after hand " + std::to_string(h) + ", but " +
-                                 std::to_string(hands.size() - h) +
+                             "with this change the game ends after hand " + std::to_string(h) +
+                                 ", but " + std::to_string(hands.size() - h) +
                                  " more hand(s) follow; delete those first");
         }
         HandResult hand = normalise(std::move(hands[h]), "hands[" + std::to_string(h) + "]");
@@ -121,7 +128,8 @@ const HandScore& Game::addHand(HandResult hand) {
     if (now.over) {
         throw InputError("hands[" + std::to_string(hands_.size()) + "]",
                          "the game is over after " + std::to_string(hands_.size()) + " hands (" +
-                             (now.winner ? "won by " + *now.winner : "tied") + "); start a new game");
+                             (now.winner ? "won by " + *now.winner : "tied") +
+                             "); start a new game");
     }
     HandResult normal = normalise(std::move(hand), "hands[" + std::to_string(hands_.size()) + "]");
     HandScore score = scoreHand(normal, rules_);
@@ -162,7 +170,9 @@ std::vector<int> Game::totalsAfter(std::size_t hands) const {
     return totals;
 }
 
-GameOutcome Game::outcome() const { return outcomeOf(totals(), hands_.size()); }
+GameOutcome Game::outcome() const {
+    return outcomeOf(totals(), hands_.size());
+}
 
 GameOutcome Game::outcomeOf(const std::vector<int>& totals, std::size_t hands) const {
     GameOutcome out;
@@ -185,7 +195,8 @@ GameOutcome Game::outcomeOf(const std::vector<int>& totals, std::size_t hands) c
     out.winner = sides_[w].name;
     if (rules_.settlement == Settlement::WinnerCollectsDifference) {
         for (std::size_t i = 0; i < totals.size(); ++i) {
-            if (i != w) out.settlement.push_back({sides_[i].name, sides_[w].name, best - totals[i]});
+            if (i != w)
+                out.settlement.push_back({sides_[i].name, sides_[w].name, best - totals[i]});
         }
     }
     return out;

@@ -11,7 +11,9 @@ std::string at(std::size_t i, const char* field) {
     return "players[" + std::to_string(i) + "]." + field;
 }
 
-bool isTrueCaller(const SideHand& s) { return s.called && s.nertzLeft == 0; }
+bool isTrueCaller(const SideHand& s) {
+    return s.called && s.nertzLeft == 0;
+}
 
 bool paysPenalty(const SideHand& s, HandEnd end, PenaltyPayers payers) {
     switch (payers) {
@@ -40,13 +42,15 @@ void validateHand(const HandResult& hand, const RuleSet& rules) {
         if (!names.insert(s.name).second) {
             throw InputError(at(i, "name"), "'" + s.name + "' appears twice in the hand");
         }
-        if (s.lake < 0) throw InputError(at(i, "lake"), "must not be negative, got " + std::to_string(s.lake));
+        if (s.lake < 0)
+            throw InputError(at(i, "lake"), "must not be negative, got " + std::to_string(s.lake));
         if (s.lake > kDeckSize) {
             throw InputError(at(i, "lake"), std::to_string(s.lake) +
                                                 " lake cards, but one deck has only 52 cards");
         }
         if (s.nertzLeft < 0) {
-            throw InputError(at(i, "nertz_left"), "must not be negative, got " + std::to_string(s.nertzLeft));
+            throw InputError(at(i, "nertz_left"),
+                             "must not be negative, got " + std::to_string(s.nertzLeft));
         }
         const int pile = s.pileSize.value_or(rules.pileSize);
         if (s.pileSize && (pile < 1 || pile > kDeckSize)) {
@@ -58,9 +62,9 @@ void validateHand(const HandResult& hand, const RuleSet& rules) {
                                  s.name + "' has only " + std::to_string(pile));
         }
         if (s.lake + s.nertzLeft > kDeckSize) {
-            throw InputError(at(i, "lake"),
-                             "lake " + std::to_string(s.lake) + " + Nertz left " +
-                                 std::to_string(s.nertzLeft) + " is more than the 52 cards of a deck");
+            throw InputError(at(i, "lake"), "lake " + std::to_string(s.lake) + " + Nertz left " +
+                                                std::to_string(s.nertzLeft) +
+                                                " is more than the 52 cards of a deck");
         }
         if (s.falseCalls < 0) throw InputError(at(i, "false_calls"), "must not be negative");
         if (s.falseCalls > 0 && !rules.hasFalseCalls()) {
@@ -74,14 +78,13 @@ void validateHand(const HandResult& hand, const RuleSet& rules) {
             }
             caller = &s;
             if (hand.end == HandEnd::Stuck) {
-                throw InputError(at(i, "called"),
-                                 "the hand ended stuck, so nobody called Nertz");
+                throw InputError(at(i, "called"), "the hand ended stuck, so nobody called Nertz");
             }
             if (s.nertzLeft > 0 && !rules.hasFalseCalls()) {
-                throw InputError(at(i, "called"),
-                                 "'" + s.name + "' called Nertz with " + std::to_string(s.nertzLeft) +
-                                     " cards left, and rule set '" + rules.id +
-                                     "' has no false calls");
+                throw InputError(at(i, "called"), "'" + s.name + "' called Nertz with " +
+                                                      std::to_string(s.nertzLeft) +
+                                                      " cards left, and rule set '" + rules.id +
+                                                      "' has no false calls");
             }
         }
     }
@@ -110,7 +113,9 @@ HandScore scoreHand(const HandResult& hand, const RuleSet& rules) {
     return out;
 }
 
-std::string_view toString(HandEnd end) { return end == HandEnd::Nertz ? "nertz" : "stuck"; }
+std::string_view toString(HandEnd end) {
+    return end == HandEnd::Nertz ? "nertz" : "stuck";
+}
 
 std::optional<HandEnd> parseHandEnd(std::string_view s) {
     if (s == "nertz") return HandEnd::Nertz;

@@ -8,7 +8,8 @@ namespace nertz::scoring {
 
 int expectedLakeCards(const std::vector<Card>& pileTops, int closedKingPiles) {
     if (closedKingPiles < 0) {
-        throw InputError("closed_piles", "must not be negative, got " + std::to_string(closedKingPiles));
+        throw InputError("closed_piles",
+                         "must not be negative, got " + std::to_string(closedKingPiles));
     }
     int total = closedKingPiles * kKing;
     for (std::size_t i = 0; i < pileTops.size(); ++i) {
@@ -82,8 +83,8 @@ std::vector<std::string> checkDeck(const std::string& deckName, const std::vecto
     if (nertzLeft < 0) {
         problems.push_back(who + ": Nertz left is negative (" + std::to_string(nertzLeft) + ")");
     } else if (nertzLeft > pileSize) {
-        problems.push_back(who + ": " + std::to_string(nertzLeft) + " Nertz cards left, but the pile has " +
-                           std::to_string(pileSize));
+        problems.push_back(who + ": " + std::to_string(nertzLeft) +
+                           " Nertz cards left, but the pile has " + std::to_string(pileSize));
     }
     const int used = static_cast<int>(lakeCards.size()) + nertzLeft;
     if (used > kDeckSize) {
@@ -93,12 +94,15 @@ std::vector<std::string> checkDeck(const std::string& deckName, const std::vecto
     return problems;
 }
 
-IdleProcedure::IdleProcedure(RuleSet rules) : rules_(std::move(rules)) { rules_.validate(); }
+IdleProcedure::IdleProcedure(RuleSet rules) : rules_(std::move(rules)) {
+    rules_.validate();
+}
 
 IdleStep IdleProcedure::stuck() {
     const IdleRules& idle = rules_.idle;
     IdleStep step;
-    if (ended_ || (idle.stockActionsBeforeHandEnds && stockActions_ >= *idle.stockActionsBeforeHandEnds)) {
+    if (ended_ ||
+        (idle.stockActionsBeforeHandEnds && stockActions_ >= *idle.stockActionsBeforeHandEnds)) {
         ended_ = true;
         step.action = IdleAction::EndHand;
         step.stockActions = stockActions_;
@@ -109,7 +113,8 @@ IdleStep IdleProcedure::stuck() {
         step.action = IdleAction::BurnNertzCard;
         step.stockActions = stockActions_;
         step.instruction =
-            "Everyone together moves the top card of their Nertz pile to the bottom and turns up the next.";
+            "Everyone together moves the top card of their Nertz pile to the bottom and turns up "
+            "the next.";
         return step;
     }
     ++stockActions_;
@@ -117,26 +122,34 @@ IdleStep IdleProcedure::stuck() {
     step.stockActions = stockActions_;
     std::string count = std::to_string(stockActions_);
     if (idle.stockActionsBeforeNertzBurn) {
-        count += " of " + std::to_string(*idle.stockActionsBeforeNertzBurn) + " before a Nertz burn";
+        count +=
+            " of " + std::to_string(*idle.stockActionsBeforeNertzBurn) + " before a Nertz burn";
     } else if (idle.stockActionsBeforeHandEnds) {
         count += " of " + std::to_string(*idle.stockActionsBeforeHandEnds) +
                  (idle.scope == StuckScope::PerHand ? " this hand" : "") + " before the hand ends";
     }
     switch (idle.stockAction) {
         case StockAction::BurnStreamCard:
-            step.instruction = "Everyone together moves the top card of their face-down stream to the bottom"
-                               " (stream burn " + count + ").";
+            step.instruction =
+                "Everyone together moves the top card of their face-down stream to the bottom"
+                " (stream burn " +
+                count + ").";
             break;
         case StockAction::RecycleAndBurn:
-            step.instruction = "Everyone turns the waste back into the stock and moves the top stock card"
-                               " to the bottom (" + count + ").";
+            step.instruction =
+                "Everyone turns the waste back into the stock and moves the top stock card"
+                " to the bottom (" +
+                count + ").";
             break;
         case StockAction::FlipThrough:
-            step.instruction = "Everyone flips through the whole flip hand again (pass " + count + ").";
+            step.instruction =
+                "Everyone flips through the whole flip hand again (pass " + count + ").";
             break;
         case StockAction::BurnDealerCard:
-            step.instruction = "Each dealer moves the top card of the dealer stack to the bottom and deals on"
-                               " (" + count + ").";
+            step.instruction =
+                "Each dealer moves the top card of the dealer stack to the bottom and deals on"
+                " (" +
+                count + ").";
             break;
         case StockAction::None:
             step.instruction = "Nothing to burn: wait for a play.";

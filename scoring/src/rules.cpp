@@ -58,9 +58,9 @@ RuleSet makeNna() {
     r.name = "NNA singles";
     r.source = "nna-singles.txt";
     r.penaltyPayers = PenaltyPayers::NonCallers;
-    r.callerBonus = 10;       // "receives a 10 point Nertz bonus"
-    r.falseCallPoints = -5;   // "results in a 5 point deduction"
-    r.target = 150;           // "The first player to reach 150 points wins the game."
+    r.callerBonus = 10;      // "receives a 10 point Nertz bonus"
+    r.falseCallPoints = -5;  // "results in a 5 point deduction"
+    r.target = 150;          // "The first player to reach 150 points wins the game."
     r.atTarget = AtTarget::PlayOnWhileTied;
     r.idle = {StockAction::BurnStreamCard, 3, std::nullopt, StuckScope::SinceLastPlay};
     return r;
@@ -139,11 +139,12 @@ void RuleSet::validate() const {
     if (idle.stockActionsBeforeHandEnds && *idle.stockActionsBeforeHandEnds < 0) {
         throw InputError("idle.stock_actions_before_hand_ends", "must not be negative");
     }
-    if (idle.stockAction == StockAction::None && idle.stockActionsBeforeHandEnds.value_or(-1) != 0 &&
-        !idle.stockActionsBeforeNertzBurn) {
-        throw InputError("idle.stock_action",
-                         "'none' needs the hand to end when stuck (stock_actions_before_hand_ends 0)"
-                         " or a Nertz burn");
+    if (idle.stockAction == StockAction::None &&
+        idle.stockActionsBeforeHandEnds.value_or(-1) != 0 && !idle.stockActionsBeforeNertzBurn) {
+        throw InputError(
+            "idle.stock_action",
+            "'none' needs the hand to end when stuck (stock_actions_before_hand_ends 0)"
+            " or a Nertz burn");
     }
 }
 
@@ -162,15 +163,35 @@ RuleSet preset(std::string_view id) {
                                   "' (known: nna, classic, house, flip, boxed)");
 }
 
-std::string_view toString(PenaltyPayers v) { return nameOf(kPayers, v); }
-std::string_view toString(AtTarget v) { return nameOf(kAtTarget, v); }
-std::string_view toString(Settlement v) { return nameOf(kSettlement, v); }
-std::string_view toString(StockAction v) { return nameOf(kStock, v); }
-std::string_view toString(StuckScope v) { return nameOf(kScope, v); }
-std::optional<PenaltyPayers> parsePenaltyPayers(std::string_view s) { return valueOf(kPayers, s); }
-std::optional<AtTarget> parseAtTarget(std::string_view s) { return valueOf(kAtTarget, s); }
-std::optional<Settlement> parseSettlement(std::string_view s) { return valueOf(kSettlement, s); }
-std::optional<StockAction> parseStockAction(std::string_view s) { return valueOf(kStock, s); }
-std::optional<StuckScope> parseStuckScope(std::string_view s) { return valueOf(kScope, s); }
+std::string_view toString(PenaltyPayers v) {
+    return nameOf(kPayers, v);
+}
+std::string_view toString(AtTarget v) {
+    return nameOf(kAtTarget, v);
+}
+std::string_view toString(Settlement v) {
+    return nameOf(kSettlement, v);
+}
+std::string_view toString(StockAction v) {
+    return nameOf(kStock, v);
+}
+std::string_view toString(StuckScope v) {
+    return nameOf(kScope, v);
+}
+std::optional<PenaltyPayers> parsePenaltyPayers(std::string_view s) {
+    return valueOf(kPayers, s);
+}
+std::optional<AtTarget> parseAtTarget(std::string_view s) {
+    return valueOf(kAtTarget, s);
+}
+std::optional<Settlement> parseSettlement(std::string_view s) {
+    return valueOf(kSettlement, s);
+}
+std::optional<StockAction> parseStockAction(std::string_view s) {
+    return valueOf(kStock, s);
+}
+std::optional<StuckScope> parseStuckScope(std::string_view s) {
+    return valueOf(kScope, s);
+}
 
 }  // namespace nertz::scoring

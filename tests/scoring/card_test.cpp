@@ -35,7 +35,8 @@ TEST(Card, ParsesSpecNames) {
 }
 
 TEST(Card, RejectsWhatIsNotACard) {
-    for (const char* bad : {"", "H", "1H", "11H", "0B", "14B", "7X", "AB", "7H", "10", "XYZW", "01B"}) {
+    for (const char* bad :
+         {"", "H", "1H", "11H", "0B", "14B", "7X", "AB", "7H", "10", "XYZW", "01B"}) {
         const bool standard = sc::parseCard(bad, sc::DeckKind::Standard).has_value();
         const bool colour = sc::parseCard(bad, sc::DeckKind::NertzColour).has_value();
         // "7H" is a standard card but not a colour-deck card; "AB" neither.

@@ -14,13 +14,18 @@ std::string join(const std::string& parent, const std::string& key) {
     return parent.empty() ? key : parent + "." + key;
 }
 
-std::string typeName(const Json& v) { return v.type_name(); }
-
-void requireObject(const Json& j, const std::string& field) {
-    if (!j.is_object()) throw InputError(field.empty() ? "input" : field, "must be a JSON object, got " + typeName(j));
+std::string typeName(const Json& v) {
+    return v.type_name();
 }
 
-void rejectUnknown(const Json& j, const std::string& field, std::initializer_list<const char*> known) {
+void requireObject(const Json& j, const std::string& field) {
+    if (!j.is_object())
+        throw InputError(field.empty() ? "input" : field,
+                         "must be a JSON object, got " + typeName(j));
+}
+
+void rejectUnknown(const Json& j, const std::string& field,
+                   std::initializer_list<const char*> known) {
     std::set<std::string> ok(known.begin(), known.end());
     for (const auto& [key, value] : j.items()) {
         if (!ok.count(key)) {
@@ -33,8 +38,8 @@ void rejectUnknown(const Json& j, const std::string& field, std::initializer_lis
 
 int intField(const Json& v, const std::string& field) {
     if (!v.is_number_integer()) {
-        throw InputError(field, "must be a whole number, got " +
-                                    (v.is_number() ? v.dump() : typeName(v)));
+        throw InputError(field,
+                         "must be a whole number, got " + (v.is_number() ? v.dump() : typeName(v)));
     }
     const auto n = v.get<long long>();
     if (n < -1000000 || n > 1000000) throw InputError(field, "is out of range: " + v.dump());
@@ -64,7 +69,9 @@ E enumField(const Json& v, const std::string& field, Parse parse, const char* ch
     return *e;
 }
 
-Json optToJson(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+Json optToJson(const std::optional<int>& v) {
+    return v ? Json(*v) : Json(nullptr);
+}
 
 }  // namespace
 
@@ -74,7 +81,8 @@ Json parseJson(const std::string& text, const std::string& what) {
     } catch (const Json::parse_error& e) {
         std::string msg = e.what();
         const auto p = msg.find("parse error");
-        throw InputError("json", what + " is not valid JSON (" + (p == std::string::npos ? msg : msg.substr(p)) + ")");
+        throw InputError("json", what + " is not valid JSON (" +
+                                     (p == std::string::npos ? msg : msg.substr(p)) + ")");
     }
 }
 
@@ -114,9 +122,10 @@ Json toJson(const sc::RuleSet& r) {
 
 sc::RuleSet ruleSetFromJson(const Json& j) {
     requireObject(j, "");
-    rejectUnknown(j, "", {"base", "id", "name", "source", "lake_card_points", "nertz_card_points",
-                          "penalty_payers", "caller_bonus", "false_call_points", "target", "at_target",
-                          "settlement", "pile_size", "min_team_size", "max_team_size", "deck", "idle"});
+    rejectUnknown(j, "",
+                  {"base", "id", "name", "source", "lake_card_points", "nertz_card_points",
+                   "penalty_payers", "caller_bonus", "false_call_points", "target", "at_target",
+                   "settlement", "pile_size", "min_team_size", "max_team_size", "deck", "idle"});
     sc::RuleSet r;
     const bool hasBase = j.contains("base");
     if (hasBase) {
@@ -127,7 +136,8 @@ sc::RuleSet ruleSetFromJson(const Json& j) {
     auto field = [&](const char* key) -> const Json* {
         if (j.contains(key)) return &j[key];
         if (!hasBase && std::string(key) != "name" && std::string(key) != "source") {
-            throw InputError(key, "missing (give every field, or \"base\": a preset to start from)");
+            throw InputError(key,
+                             "missing (give every field, or \"base\": a preset to start from)");
         }
         return nullptr;
     };
@@ -137,8 +147,9 @@ sc::RuleSet ruleSetFromJson(const Json& j) {
     if (auto v = field("lake_card_points")) r.lakeCardPoints = intField(*v, "lake_card_points");
     if (auto v = field("nertz_card_points")) r.nertzCardPoints = intField(*v, "nertz_card_points");
     if (auto v = field("penalty_payers")) {
-        r.penaltyPayers = enumField<sc::PenaltyPayers>(*v, "penalty_payers", sc::parsePenaltyPayers,
-                                                       "non_callers, everyone, non_callers_or_all_if_stuck");
+        r.penaltyPayers =
+            enumField<sc::PenaltyPayers>(*v, "penalty_payers", sc::parsePenaltyPayers,
+                                         "non_callers, everyone, non_callers_or_all_if_stuck");
     }
     if (auto v = field("caller_bonus")) r.callerBonus = intField(*v, "caller_bonus");
     if (auto v = field("false_call_points")) r.falseCallPoints = intField(*v, "false_call_points");
@@ -159,8 +170,9 @@ sc::RuleSet ruleSetFromJson(const Json& j) {
     }
     if (auto v = field("idle")) {
         requireObject(*v, "idle");
-        rejectUnknown(*v, "idle", {"stock_action", "stock_actions_before_nertz_burn",
-                                   "stock_actions_before_hand_ends", "scope"});
+        rejectUnknown(*v, "idle",
+                      {"stock_action", "stock_actions_before_nertz_burn",
+                       "stock_actions_before_hand_ends", "scope"});
         auto sub = [&](const char* key) -> const Json* {
             if (v->contains(key)) return &(*v)[key];
             if (!hasBase) throw InputError(join("idle", key), "missing");
@@ -172,10 +184,12 @@ sc::RuleSet ruleSetFromJson(const Json& j) {
                 "burn_stream_card, recycle_and_burn, flip_through, burn_dealer_card, none");
         }
         if (auto s = sub("stock_actions_before_nertz_burn")) {
-            r.idle.stockActionsBeforeNertzBurn = optIntField(*s, "idle.stock_actions_before_nertz_burn");
+            r.idle.stockActionsBeforeNertzBurn =
+                optIntField(*s, "idle.stock_actions_before_nertz_burn");
         }
         if (auto s = sub("stock_actions_before_hand_ends")) {
-            r.idle.stockActionsBeforeHandEnds = optIntField(*s, "idle.stock_actions_before_hand_ends");
+            r.idle.stockActionsBeforeHandEnds =
+                optIntField(*s, "idle.stock_actions_before_hand_ends");
         }
         if (auto s = sub("scope")) {
             r.idle.scope = enumField<sc::StuckScope>(*s, "idle.scope", sc::parseStuckScope,
@@ -191,8 +205,9 @@ sc::RuleSet ruleSetFromFile(const std::string& path) {
     try {
         return ruleSetFromJson(j);
     } catch (const InputError& e) {
-        throw InputError(e.field(), std::string(e.what()).substr(e.field().empty() ? 0 : e.field().size() + 2) +
-                                        " (in '" + path + "')");
+        throw InputError(
+            e.field(), std::string(e.what()).substr(e.field().empty() ? 0 : e.field().size() + 2) +
+                           " (in '" + path + "')");
     }
 }
 
@@ -202,7 +217,8 @@ sc::HandResult handFromJson(const Json& j, const std::string& field) {
     const char* key = j.contains("teams") ? "teams" : "players";
     if (!j.contains(key)) throw InputError(join(field, "players"), "missing");
     const Json& list = j[key];
-    if (!list.is_array()) throw InputError(join(field, key), "must be an array, got " + typeName(list));
+    if (!list.is_array())
+        throw InputError(join(field, key), "must be an array, got " + typeName(list));
     sc::HandResult hand;
     bool anyCaller = false;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -218,13 +234,15 @@ sc::HandResult handFromJson(const Json& j, const std::string& field) {
         if (!p.contains("nertz_left")) throw InputError(join(f, "nertz_left"), "missing");
         s.nertzLeft = intField(p["nertz_left"], join(f, "nertz_left"));
         if (p.contains("called")) s.called = boolField(p["called"], join(f, "called"));
-        if (p.contains("false_calls")) s.falseCalls = intField(p["false_calls"], join(f, "false_calls"));
+        if (p.contains("false_calls"))
+            s.falseCalls = intField(p["false_calls"], join(f, "false_calls"));
         if (p.contains("pile_size")) s.pileSize = intField(p["pile_size"], join(f, "pile_size"));
         anyCaller = anyCaller || s.called;
         hand.sides.push_back(std::move(s));
     }
     if (j.contains("end")) {
-        hand.end = enumField<sc::HandEnd>(j["end"], join(field, "end"), sc::parseHandEnd, "nertz, stuck");
+        hand.end =
+            enumField<sc::HandEnd>(j["end"], join(field, "end"), sc::parseHandEnd, "nertz, stuck");
     } else {
         hand.end = anyCaller ? sc::HandEnd::Nertz : sc::HandEnd::Stuck;
     }
@@ -264,7 +282,8 @@ std::vector<sc::Side> sidesFromJson(const Json& j) {
     }
     if (j.contains("teams")) {
         const Json& teams = j["teams"];
-        if (!teams.is_array()) throw InputError("teams", "must be an array, got " + typeName(teams));
+        if (!teams.is_array())
+            throw InputError("teams", "must be an array, got " + typeName(teams));
         for (std::size_t i = 0; i < teams.size(); ++i) {
             const std::string f = "teams[" + std::to_string(i) + "]";
             requireObject(teams[i], f);
@@ -278,25 +297,31 @@ std::vector<sc::Side> sidesFromJson(const Json& j) {
                 throw InputError(f + ".members", "must be a non-empty array of names");
             }
             for (std::size_t m = 0; m < members.size(); ++m) {
-                side.members.push_back(stringField(members[m], f + ".members[" + std::to_string(m) + "]"));
+                side.members.push_back(
+                    stringField(members[m], f + ".members[" + std::to_string(m) + "]"));
             }
-            if (teams[i].contains("pile_size")) side.pileSize = intField(teams[i]["pile_size"], f + ".pile_size");
+            if (teams[i].contains("pile_size"))
+                side.pileSize = intField(teams[i]["pile_size"], f + ".pile_size");
             sides.push_back(std::move(side));
         }
     } else {
         if (!j.contains("players")) throw InputError("players", "missing (or give \"teams\")");
         const Json& players = j["players"];
-        if (!players.is_array()) throw InputError("players", "must be an array of names, got " + typeName(players));
+        if (!players.is_array())
+            throw InputError("players", "must be an array of names, got " + typeName(players));
         for (std::size_t i = 0; i < players.size(); ++i) {
-            sides.push_back({stringField(players[i], "players[" + std::to_string(i) + "]"), {}, {}});
+            sides.push_back(
+                {stringField(players[i], "players[" + std::to_string(i) + "]"), {}, {}});
         }
     }
     if (j.contains("pile_sizes")) {
         const Json& ps = j["pile_sizes"];
         requireObject(ps, "pile_sizes");
         for (const auto& [name, value] : ps.items()) {
-            auto it = std::find_if(sides.begin(), sides.end(), [&](const sc::Side& s) { return s.name == name; });
-            if (it == sides.end()) throw InputError("pile_sizes." + name, "no such player or team in this game");
+            auto it = std::find_if(sides.begin(), sides.end(),
+                                   [&](const sc::Side& s) { return s.name == name; });
+            if (it == sides.end())
+                throw InputError("pile_sizes." + name, "no such player or team in this game");
             it->pileSize = intField(value, "pile_sizes." + name);
         }
     }
@@ -304,13 +329,16 @@ std::vector<sc::Side> sidesFromJson(const Json& j) {
 }
 
 Json sidesToJson(const std::vector<sc::Side>& sides) {
-    const bool teams = std::any_of(sides.begin(), sides.end(), [](const sc::Side& s) { return !s.members.empty(); });
+    const bool teams = std::any_of(sides.begin(), sides.end(),
+                                   [](const sc::Side& s) { return !s.members.empty(); });
     Json j;
     Json list = Json::array();
     Json piles = Json::object();
     for (const sc::Side& s : sides) {
         if (teams) {
-            list.push_back({{"name", s.name}, {"members", s.members.empty() ? Json::array({s.name}) : Json(s.members)}});
+            list.push_back(
+                {{"name", s.name},
+                 {"members", s.members.empty() ? Json::array({s.name}) : Json(s.members)}});
         } else {
             list.push_back(s.name);
         }
@@ -327,7 +355,8 @@ sc::Game gameFromJson(const Json& j, sc::RuleSet rules) {
     sc::Game game(std::move(rules), sidesFromJson(j));
     if (j.contains("hands")) {
         const Json& hands = j["hands"];
-        if (!hands.is_array()) throw InputError("hands", "must be an array, got " + typeName(hands));
+        if (!hands.is_array())
+            throw InputError("hands", "must be an array, got " + typeName(hands));
         for (std::size_t h = 0; h < hands.size(); ++h) {
             const std::string f = "hands[" + std::to_string(h) + "]";
             sc::HandResult hand = handFromJson(hands[h], f);
@@ -341,7 +370,8 @@ Json gameResultJson(const sc::Game& game) {
     const auto totals = game.totals();
     const sc::GameOutcome out = game.outcome();
     Json t = Json::array();
-    for (std::size_t i = 0; i < totals.size(); ++i) t.push_back({{"name", game.sides()[i].name}, {"total", totals[i]}});
+    for (std::size_t i = 0; i < totals.size(); ++i)
+        t.push_back({{"name", game.sides()[i].name}, {"total", totals[i]}});
     Json settlement = Json::array();
     for (const sc::Transfer& tr : out.settlement) {
         settlement.push_back({{"from", tr.from}, {"to", tr.to}, {"amount", tr.amount}});

@@ -31,14 +31,14 @@ struct Transfer {
 
 struct GameOutcome {
     bool over = false;
-    std::optional<std::string> winner;   // set when over with a single highest total
+    std::optional<std::string> winner;     // set when over with a single highest total
     std::vector<std::string> tiedLeaders;  // set when over and first place is shared (HighestWins)
     std::size_t handsPlayed = 0;
     std::vector<Transfer> settlement;
 };
 
 class Game {
-public:
+  public:
     // Throws InputError for bad sides: none, fewer than two, duplicate names or members,
     // team sizes outside the rule set's limits, bad pile sizes. Rules are validated too.
     Game(RuleSet rules, std::vector<Side> sides);
@@ -67,7 +67,7 @@ public:
     // The index of the side called `name`, or nullopt.
     std::optional<std::size_t> sideIndex(const std::string& name) const;
 
-private:
+  private:
     struct Replay {
         std::vector<HandResult> hands;
         std::vector<HandScore> scores;

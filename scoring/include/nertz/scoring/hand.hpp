@@ -18,10 +18,11 @@ enum class HandEnd {
 // One scoring side's result for a hand: a player, or a team sharing a deck.
 struct SideHand {
     std::string name;
-    int lake = 0;        // cards of this side's deck in the lake
-    int nertzLeft = 0;   // cards left in this side's Nertz pile
-    bool called = false; // this side called Nertz and ended the hand
-    int falseCalls = 0;  // calls made earlier in the hand with cards left (rule sets with false calls)
+    int lake = 0;         // cards of this side's deck in the lake
+    int nertzLeft = 0;    // cards left in this side's Nertz pile
+    bool called = false;  // this side called Nertz and ended the hand
+    int falseCalls =
+        0;  // calls made earlier in the hand with cards left (rule sets with false calls)
     std::optional<int> pileSize;  // this side's Nertz pile size, when not the rule set's
 
     friend bool operator==(const SideHand&, const SideHand&) = default;

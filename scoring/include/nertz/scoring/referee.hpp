@@ -67,16 +67,16 @@ struct IdleStep {
 // A small state machine: tell it when the whole table is stuck and when a card was played,
 // and it says what the table must do next under the rule set.
 class IdleProcedure {
-public:
+  public:
     explicit IdleProcedure(RuleSet rules);
 
-    IdleStep stuck();    // the whole table is stuck: the next step
-    void played();       // someone played a card: counters in SinceLastPlay scope restart
-    void newHand();      // all counters restart
+    IdleStep stuck();  // the whole table is stuck: the next step
+    void played();     // someone played a card: counters in SinceLastPlay scope restart
+    void newHand();    // all counters restart
     bool handEnded() const noexcept { return ended_; }
     int stockActions() const noexcept { return stockActions_; }
 
-private:
+  private:
     RuleSet rules_;
     int stockActions_ = 0;
     bool ended_ = false;

@@ -12,15 +12,15 @@ namespace nertz::scoring {
 
 // Who loses points for the cards left in their Nertz pile.
 enum class PenaltyPayers {
-    NonCallers,               // everyone but the player who called Nertz (nna, flip)
-    Everyone,                 // every player, caller included (house, boxed)
-    NonCallersOrAllIfStuck,   // non-callers; everyone when the hand ends all stuck (classic)
+    NonCallers,              // everyone but the player who called Nertz (nna, flip)
+    Everyone,                // every player, caller included (house, boxed)
+    NonCallersOrAllIfStuck,  // non-callers; everyone when the hand ends all stuck (classic)
 };
 
 // What happens when a total reaches the target.
 enum class AtTarget {
-    HighestWins,       // the game ends; the highest total wins (a tie for first is a shared result)
-    PlayOnWhileTied,   // the game ends only once first place is not tied (nna)
+    HighestWins,      // the game ends; the highest total wins (a tie for first is a shared result)
+    PlayOnWhileTied,  // the game ends only once first place is not tied (nna)
 };
 
 // What the winner is paid when the game ends.
@@ -31,11 +31,11 @@ enum class Settlement {
 
 // The move every player makes together when the whole table is stuck, before any Nertz burn.
 enum class StockAction {
-    BurnStreamCard,     // top of the face-down stream to the bottom (nna)
-    RecycleAndBurn,     // waste back to stock, top card to the bottom (classic)
-    FlipThrough,        // keep flipping through the flip hand (flip: twice before a Nertz burn)
-    BurnDealerCard,     // top card of the dealer stack to the bottom (boxed)
-    None,               // nothing: the hand ends (house)
+    BurnStreamCard,  // top of the face-down stream to the bottom (nna)
+    RecycleAndBurn,  // waste back to stock, top card to the bottom (classic)
+    FlipThrough,     // keep flipping through the flip hand (flip: twice before a Nertz burn)
+    BurnDealerCard,  // top card of the dealer stack to the bottom (boxed)
+    None,            // nothing: the hand ends (house)
 };
 
 // How the stuck-table counters are reset.
@@ -60,19 +60,19 @@ struct IdleRules {
 
 // Every value that changes how a hand is scored, a game is won, or a stuck table proceeds.
 struct RuleSet {
-    std::string id;          // "nna", "classic", ... or the id of a custom set
-    std::string name;        // human title
-    std::string source;      // the rule text it comes from
-    int lakeCardPoints = 1;  // per own card in the lake
+    std::string id;            // "nna", "classic", ... or the id of a custom set
+    std::string name;          // human title
+    std::string source;        // the rule text it comes from
+    int lakeCardPoints = 1;    // per own card in the lake
     int nertzCardPoints = -2;  // per card left in the Nertz pile (negative)
     PenaltyPayers penaltyPayers = PenaltyPayers::NonCallers;
-    int callerBonus = 0;        // added to the caller's hand score
-    int falseCallPoints = 0;    // per call made with cards left (negative); 0: no false-call rule
-    int target = 100;           // game ends when a total reaches or passes this
+    int callerBonus = 0;      // added to the caller's hand score
+    int falseCallPoints = 0;  // per call made with cards left (negative); 0: no false-call rule
+    int target = 100;         // game ends when a total reaches or passes this
     AtTarget atTarget = AtTarget::HighestWins;
     Settlement settlement = Settlement::None;
-    int pileSize = 13;          // Nertz pile dealt to each player (a handicap changes one player's)
-    int minTeamSize = 1;        // players sharing one deck and one score
+    int pileSize = 13;    // Nertz pile dealt to each player (a handicap changes one player's)
+    int minTeamSize = 1;  // players sharing one deck and one score
     int maxTeamSize = 1;
     DeckKind deck = DeckKind::Standard;
     IdleRules idle;

@@ -1,5 +1,5 @@
-// JSON forms of the scoring values (rule sets, hands, scores, games), shared by the CLI and the app.
-// Every reader validates field by field and throws scoring::InputError naming the bad field.
+// JSON forms of the scoring values (rule sets, hands, scores, games), shared by the CLI and the
+// app. Every reader validates field by field and throws scoring::InputError naming the bad field.
 #pragma once
 
 #include <nlohmann/json.hpp>
