@@ -22,7 +22,7 @@ using Step = HandFlow::Step;
 namespace {
 void clearBox(QVBoxLayout* box) {
     while (auto* item = box->takeAt(0)) {
-        if (auto* w = item->widget()) w->deleteLater();
+        delete item->widget();  // at once: the flow's signal, never one of these widgets, calls here
         delete item;
     }
 }

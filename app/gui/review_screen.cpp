@@ -91,11 +91,9 @@ ReviewScreen::ReviewScreen(LeagueService& service, HandFlow& flow, QWidget* pare
 }
 
 void ReviewScreen::refresh() {
-    for (auto* w : editLake_) w->deleteLater();
-    for (auto* w : editNertz_) w->deleteLater();
-    for (auto* w : editFalse_) w->deleteLater();
+    // deleted at once (never a sender here), so lookups by object name find only the new editors
     while (auto* item = editGrid_->takeAt(0)) {
-        if (item->widget()) item->widget()->deleteLater();
+        delete item->widget();
         delete item;
     }
     editLake_.clear();
@@ -162,7 +160,7 @@ void ReviewScreen::refresh() {
         fc->setVisible(falseCalls);
         editGrid_->addWidget(lake, s + 1, 1);
         editGrid_->addWidget(left, s + 1, 2);
-        if (falseCalls) editGrid_->addWidget(fc, s + 1, 3);
+        editGrid_->addWidget(fc, s + 1, 3);
         editLake_.push_back(lake);
         editNertz_.push_back(left);
         editFalse_.push_back(fc);
