@@ -383,7 +383,7 @@ void HandScreen::refreshCounts() {
     if (!flow_.lastIdleInstruction().isEmpty())
         instruction_->setText(QString("%1  (stock actions so far: %2)").arg(flow_.lastIdleInstruction()).arg(flow_.stockActions()));
     for (int i = 0; i < static_cast<int>(falseCallButtons_.size()); ++i)
-        falseCallButtons_[i]->setText(QString("False call: %1  (F%2) · %3").arg(names[i]).arg(i + 1).arg(flow_.falseCalls(i)));
+        falseCallButtons_[i]->setText(QString("%1 false calls: %2").arg(names[i]).arg(flow_.falseCalls(i)));
     for (int i = 0; i < static_cast<int>(callerButtons_.size()); ++i)
         callerButtons_[i]->setChecked(flow_.callerChosen() && flow_.caller() == i);
     allStuck_->setChecked(flow_.callerChosen() && !flow_.caller());

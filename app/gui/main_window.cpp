@@ -196,7 +196,7 @@ bool MainWindow::renderScreens(const QString& dir, QString* error) {
     auto shot = [&](const QString& name) {
         settle(250);
         const QString path = QDir(dir).filePath(name + ".png");
-        if (!grab().save(path)) {
+        if (!grab().save(path, "PNG", 0)) {  // 0: smallest file
             if (error) *error = "cannot write " + path;
             return false;
         }
