@@ -157,7 +157,8 @@ Database::Database(const std::string& path, OpenOptions options) : path_(path) {
             }
         }
         exec("PRAGMA foreign_keys=ON");
-        exec("PRAGMA synchronous=" + std::string(options.synchronous == "NORMAL" ? "NORMAL" : "FULL"));
+        const std::string sync = options.synchronous;
+        exec("PRAGMA synchronous=" + std::string(sync == "FULL" || sync == "OFF" ? sync : "NORMAL"));
         migrate(*this, options.targetVersion.value_or(kSchemaVersion));
     } catch (...) {
         cache_.clear();

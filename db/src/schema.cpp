@@ -1,8 +1,10 @@
 #include "nertz/db/schema.hpp"
 
 #include <string>
+#include <vector>
 
 #include "nertz/db/database.hpp"
+#include "nertz/db/ratings.hpp"
 
 namespace nertz::db {
 namespace {
@@ -159,8 +161,11 @@ CREATE TABLE player_game_stats(
     best_hand INTEGER,
     margin INTEGER,
     PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
-CREATE INDEX pgs_league ON player_game_stats(league_id, over, player_id);
-CREATE INDEX pgs_season ON player_game_stats(season_id, over, player_id);
+-- Covering indexes: standings read only the index, in player order.
+CREATE INDEX pgs_league ON player_game_stats(league_id, over, player_id, result, points, hands, nertz_calls,
+                                            lake_cards, best_hand, margin);
+CREATE INDEX pgs_season ON player_game_stats(season_id, over, player_id, result, points, hands, nertz_calls,
+                                            lake_cards, best_hand, margin);
 CREATE INDEX pgs_player ON player_game_stats(player_id);
 CREATE INDEX games_order ON games(league_id, played_on, id);
 CREATE INDEX game_players_player ON game_players(player_id, game_id);
@@ -201,6 +206,13 @@ void migrate(Database& db, int target) {
         if (version >= target) return;           // tx rolls back: nothing to do
         db.exec(kMigrations[version]);
         if (version + 1 == 3) db.exec(playerGameStatsSql("1"));  // back-fill the aggregates
+        // Version 2 brings ratings: rate the games a version 1 file already holds (same transaction).
+        if (version + 1 == 2) {
+            Statement leagues = db.prepare("SELECT id FROM leagues ORDER BY id");
+            std::vector<std::int64_t> ids;
+            while (leagues.step()) ids.push_back(leagues.getInt(0));
+            for (std::int64_t id : ids) RatingRepo(db).recomputeAll(id);
+        }
         db.exec("PRAGMA user_version=" + std::to_string(version + 1));
         tx.commit();
     }

@@ -39,13 +39,12 @@ void fill(StandingRow& r, const Statement& st, int c) {
 }  // namespace
 
 std::vector<StandingRow> standings(Database& db, std::int64_t leagueId, std::optional<std::int64_t> seasonId) {
-    const std::string sql = std::string("SELECT p.name, ") + kAggregates +
-                            ", r.mu, r.sigma FROM player_game_stats s "
-                            "JOIN players p ON p.id = s.player_id "
-                            "LEFT JOIN ratings r ON r.league_id = s.league_id AND r.player_id = s.player_id " +
-                            (seasonId ? "WHERE s.season_id = ?2 AND s.over = 1 "
-                                      : "WHERE s.league_id = ?1 AND s.over = 1 ") +
-                            "GROUP BY s.player_id";
+    // Aggregate first (a scan of the covering index), then join the ~100 result rows.
+    const std::string sql = std::string("SELECT p.name, a.*, r.mu, r.sigma FROM (SELECT s.player_id AS pid, ") +
+                            kAggregates + " FROM player_game_stats s " +
+                            (seasonId ? "WHERE s.season_id = ?2 AND s.over = 1 " : "WHERE s.league_id = ?1 AND s.over = 1 ") +
+                            "GROUP BY s.player_id) a JOIN players p ON p.id = a.pid "
+                            "LEFT JOIN ratings r ON r.league_id = ?1 AND r.player_id = a.pid";
     auto& st = db.cached(sql);
     st.bind(1, leagueId);
     if (seasonId) st.bind(2, *seasonId);
@@ -53,7 +52,7 @@ std::vector<StandingRow> standings(Database& db, std::int64_t leagueId, std::opt
     while (st.step()) {
         StandingRow r;
         r.player = st.getText(0);
-        fill(r, st, 1);
+        fill(r, st, 2);
         out.push_back(std::move(r));
     }
     st.reset();
