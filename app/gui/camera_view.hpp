@@ -1,0 +1,36 @@
+// CameraView: shows the latest processed frame (scaled, aspect kept), the source, the frame rate
+// and dropped frames, and what the vision stage does or that counting is by hand.
+#pragma once
+#include <QElapsedTimer>
+#include <QImage>
+#include <QWidget>
+
+#include "vision_worker.hpp"
+
+namespace nertz::gui {
+
+class CameraView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CameraView(QWidget* parent = nullptr);
+    QSize sizeHint() const override { return {480, 360}; }
+    bool hasFrame() const { return !image_.isNull(); }
+public slots:
+    void showReport(const nertz::gui::FrameReport& report);
+    void setSource(const QString& description);
+    // The source failed or disappeared: keep the last frame, say so.
+    void setLost(const QString& message);
+    void setNote(const QString& note);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    QImage image_;
+    QString source_, lost_, note_, summary_;
+    double fps_ = 0;
+    quint64 frames_ = 0;
+    QElapsedTimer fpsClock_;
+};
+
+}  // namespace nertz::gui

@@ -1,0 +1,474 @@
+#include "hand_screen.hpp"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "camera_view.hpp"
+#include "widgets.hpp"
+
+namespace nertz::gui {
+
+using Step = HandFlow::Step;
+
+namespace {
+void clearBox(QVBoxLayout* box) {
+    while (auto* item = box->takeAt(0)) {
+        delete item->widget();  // at once: the flow's signal, never one of these widgets, calls here
+        delete item;
+    }
+}
+QLabel* hint(const QString& text) {
+    auto* l = new QLabel(text);
+    l->setProperty("hint", true);
+    l->setWordWrap(true);
+    return l;
+}
+}  // namespace
+
+QString HandScreen::shortcutHelp() {
+    return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card was played, "
+           "N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who called: 1-8 that side, 0 nobody "
+           "(all stuck) · Counts: 1-8 or Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
+}
+
+HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_(flow) {
+    setFocusPolicy(Qt::StrongFocus);
+    auto* outer = new QVBoxLayout(this);
+    title_ = heading("No game open");
+    title_->setObjectName("handTitle");
+    outer->addWidget(title_);
+    banner_ = new Banner(this);
+    banner_->setObjectName("handBanner");
+    outer->addWidget(banner_);
+    auto* cols = new QHBoxLayout;
+    outer->addLayout(cols, 1);
+    auto* left = new QVBoxLayout;
+    cols->addLayout(left, 3);
+    stepLabel_ = new QLabel;
+    stepLabel_->setObjectName("stepLabel");
+    stepLabel_->setStyleSheet("font-size:20px; font-weight:bold; color:#00695c;");
+    left->addWidget(stepLabel_);
+    pages_ = new QStackedWidget;
+    left->addWidget(pages_, 1);
+    camera_ = new CameraView;
+    cols->addWidget(camera_, 2);
+
+    // --- Playing: the referee panel
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        clock_ = new QLabel("0:00");
+        clock_->setObjectName("clock");
+        clock_->setProperty("clock", true);
+        v->addWidget(clock_);
+        auto* row = new QHBoxLayout;
+        auto* stuck = bigButton("Everyone is stuck  (S)", "everyoneStuck");
+        auto* played = bigButton("A card was played  (P)", "cardPlayed");
+        row->addWidget(stuck);
+        row->addWidget(played);
+        v->addLayout(row);
+        instruction_ = new QLabel("When nobody can play, press \"Everyone is stuck\": it says what the table must do next under these rules.");
+        instruction_->setObjectName("idleInstruction");
+        instruction_->setProperty("instruction", true);
+        instruction_->setWordWrap(true);
+        v->addWidget(instruction_);
+        falseCallNote_ = hint("");
+        v->addWidget(falseCallNote_);
+        falseCallBox_ = new QVBoxLayout;
+        v->addLayout(falseCallBox_);
+        v->addStretch(1);
+        auto* nertz = bigButton("Nertz! Score the hand  (N)", "nertzCalled");
+        nertz->setProperty("primary", true);
+        nertz->setMinimumHeight(72);
+        v->addWidget(nertz);
+        auto* undo = bigButton("Undo last hand  (Ctrl+Z)", "undoHand");
+        v->addWidget(undo);
+        connect(stuck, &QPushButton::clicked, this, [this] { flow_.everyoneStuck(); });
+        connect(played, &QPushButton::clicked, this, [this] { flow_.cardPlayed(); });
+        connect(nertz, &QPushButton::clicked, this, &HandScreen::goNext);
+        connect(undo, &QPushButton::clicked, this, [this] {
+            const QStringList people = flow_.people();
+            if (banner_->guard([&] { flow_.undoLastHand(people.isEmpty() ? QString("app") : people.front()); }))
+                banner_->showInfo("The last hand was deleted (reason \"undo\", in the audit log).");
+        });
+        pages_->addWidget(page);
+    }
+    // --- Who called
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        v->addWidget(hint("Who called Nertz? (keys 1-8; 0: nobody, the hand ended all stuck)"));
+        callerBox_ = new QVBoxLayout;
+        v->addLayout(callerBox_);
+        allStuck_ = bigButton("Nobody: all stuck  (0)", "callerNone");
+        allStuck_->setCheckable(true);
+        v->addWidget(allStuck_);
+        v->addStretch(1);
+        connect(allStuck_, &QPushButton::clicked, this, [this] { flow_.setCaller(std::nullopt); });
+        pages_->addWidget(page);
+    }
+    // --- Lake tops (optional)
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        v->addWidget(hint("Optional: read the top card of every lake pile before anything is sorted (like 7H KS 10D). "
+                          "The per-deck counts must add up to the checksum. Leave empty and press Enter to skip."));
+        tops_ = new QLineEdit;
+        tops_->setObjectName("lakeTops");
+        tops_->setPlaceholderText("top cards, e.g. 7H KS 5C 10D");
+        tops_->setMinimumHeight(52);
+        v->addWidget(tops_);
+        auto* row = new QHBoxLayout;
+        row->addWidget(new QLabel("Closed king piles (turned over):"));
+        kings_ = new QSpinBox;
+        kings_->setObjectName("closedKings");
+        kings_->setRange(0, 32);
+        row->addWidget(kings_);
+        row->addStretch(1);
+        v->addLayout(row);
+        expected_ = new QLabel;
+        expected_->setObjectName("lakeExpected");
+        expected_->setStyleSheet("font-size:22px;");
+        v->addWidget(expected_);
+        v->addWidget(hint("Automatic reading of the lake tops from the camera needs the vision module (not in this build)."));
+        v->addStretch(1);
+        auto apply = [this] {
+            const QString err = flow_.setLakeTops(tops_->text(), kings_->value());
+            if (!err.isEmpty()) banner_->showError(err);
+            else banner_->hide();
+        };
+        connect(tops_, &QLineEdit::editingFinished, this, apply);
+        connect(kings_, &QSpinBox::valueChanged, this, apply);
+        pages_->addWidget(page);
+    }
+    // --- Back count
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        v->addWidget(hint("Count each player's cards in the lake by their backs: tap + for every card as it is sorted. "
+                          "Automatic counting from the camera needs the vision module, which is not in this build: "
+                          "the camera view shows the table, the tally is by hand."));
+        backsBox_ = new QVBoxLayout;
+        v->addLayout(backsBox_);
+        backsTotal_ = new QLabel;
+        backsTotal_->setObjectName("backsTotal");
+        backsTotal_->setStyleSheet("font-size:20px;");
+        v->addWidget(backsTotal_);
+        v->addStretch(1);
+        pages_->addWidget(page);
+    }
+    // --- Nertz left
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        v->addWidget(hint("Cards left in each Nertz pile."));
+        nertzBox_ = new QVBoxLayout;
+        v->addLayout(nertzBox_);
+        v->addStretch(1);
+        pages_->addWidget(page);
+    }
+    // --- Review
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        breakdown_ = new QTableWidget(0, 7);
+        breakdown_->setObjectName("breakdown");
+        breakdown_->setHorizontalHeaderLabels({"Side", "Lake", "Penalty", "Bonus", "False call", "Hand", "Total"});
+        breakdown_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        breakdown_->verticalHeader()->hide();
+        breakdown_->verticalHeader()->setDefaultSectionSize(42);
+        breakdown_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        v->addWidget(breakdown_, 1);
+        checksum_ = new QLabel;
+        checksum_->setObjectName("checksumState");
+        checksum_->setStyleSheet("font-size:20px;");
+        v->addWidget(checksum_);
+        warnings_ = new QLabel;
+        warnings_->setObjectName("warnings");
+        warnings_->setWordWrap(true);
+        warnings_->setStyleSheet("color:#e65100;");
+        v->addWidget(warnings_);
+        pages_->addWidget(page);
+    }
+    // --- Confirm
+    {
+        auto* page = new QWidget;
+        auto* v = new QVBoxLayout(page);
+        confirmSummary_ = new QLabel;
+        confirmSummary_->setWordWrap(true);
+        confirmSummary_->setStyleSheet("font-size:20px;");
+        v->addWidget(confirmSummary_);
+        auto* grid = new QGridLayout;
+        enteredBy_ = new QComboBox;
+        enteredBy_->setObjectName("enteredBy");
+        confirmedBy_ = new QComboBox;
+        confirmedBy_->setObjectName("confirmedBy");
+        grid->addWidget(new QLabel("Entered by"), 0, 0);
+        grid->addWidget(enteredBy_, 0, 1);
+        grid->addWidget(new QLabel("Confirmed by (a second player)"), 1, 0);
+        grid->addWidget(confirmedBy_, 1, 1);
+        v->addLayout(grid);
+        auto* save = bigButton("Save hand  (Enter)", "saveHand");
+        save->setProperty("primary", true);
+        save->setMinimumHeight(72);
+        v->addWidget(save);
+        v->addStretch(1);
+        connect(save, &QPushButton::clicked, this, &HandScreen::goNext);
+        pages_->addWidget(page);
+    }
+
+    auto* nav = new QHBoxLayout;
+    back_ = bigButton("Back  (Esc)", "stepBack");
+    next_ = bigButton("Next  (Enter)", "stepNext");
+    next_->setProperty("primary", true);
+    nav->addWidget(back_);
+    nav->addStretch(1);
+    nav->addWidget(next_);
+    left->addLayout(nav);
+    left->addWidget(hint(shortcutHelp()));
+    connect(back_, &QPushButton::clicked, this, [this] {
+        banner_->hide();
+        flow_.back();
+    });
+    connect(next_, &QPushButton::clicked, this, &HandScreen::goNext);
+    for (auto* b : findChildren<QPushButton*>()) b->setFocusPolicy(Qt::NoFocus);
+
+    auto key = [this](const QKeySequence& seq, auto fn) {
+        auto* s = new QShortcut(seq, this);
+        s->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, fn);
+    };
+    key(QKeySequence(Qt::Key_Return), [this] { goNext(); });
+    key(QKeySequence(Qt::Key_Enter), [this] { goNext(); });
+    key(QKeySequence(Qt::Key_Escape), [this] { banner_->hide(); flow_.back(); });
+    key(QKeySequence(Qt::Key_S), [this] { if (flow_.step() == Step::Playing) flow_.everyoneStuck(); });
+    key(QKeySequence(Qt::Key_P), [this] { if (flow_.step() == Step::Playing) flow_.cardPlayed(); });
+    key(QKeySequence(Qt::Key_N), [this] { if (flow_.step() == Step::Playing) goNext(); });
+    key(QKeySequence(Qt::CTRL | Qt::Key_Z), [this] {
+        if (flow_.step() == Step::Playing) findChild<QPushButton*>("undoHand")->click();
+    });
+    for (int i = 0; i < 8; ++i) {
+        key(QKeySequence(Qt::Key_F1 + i), [this, i] {
+            QString why;
+            if (flow_.step() == Step::Playing && i < flow_.sideCount() && !flow_.addFalseCall(i, &why)) banner_->showError(why);
+        });
+        key(QKeySequence(Qt::Key_1 + i), [this, i] { choose(i); });
+    }
+    key(QKeySequence(Qt::Key_0), [this] { if (flow_.step() == Step::Called) flow_.setCaller(std::nullopt); });
+    for (auto k : {Qt::Key_Plus, Qt::Key_Equal, Qt::Key_Right}) key(QKeySequence(k), [this] { adjustSelected(1); });
+    key(QKeySequence(Qt::SHIFT | Qt::Key_Plus), [this] { adjustSelected(1); });
+    for (auto k : {Qt::Key_Minus, Qt::Key_Left}) key(QKeySequence(k), [this] { adjustSelected(-1); });
+    key(QKeySequence(Qt::Key_PageUp), [this] { adjustSelected(5); });
+    key(QKeySequence(Qt::Key_Up), [this] { choose(std::max(0, selected_ - 1)); });
+    key(QKeySequence(Qt::Key_Down), [this] { choose(std::min(flow_.sideCount() - 1, selected_ + 1)); });
+
+    connect(&flow_, &HandFlow::gameChanged, this, &HandScreen::rebuild);
+    connect(&flow_, &HandFlow::stepChanged, this, &HandScreen::showStep);
+    connect(&flow_, &HandFlow::countsChanged, this, &HandScreen::refreshCounts);
+    connect(&flow_, &HandFlow::saved, this, [this](int n) {
+        banner_->showInfo(QString("Hand %1 saved and confirmed. Next hand: the clock is running.").arg(n));
+    });
+    clockTimer_ = new QTimer(this);
+    connect(clockTimer_, &QTimer::timeout, this, &HandScreen::tick);
+    clockTimer_->start(500);
+    rebuild();
+}
+
+void HandScreen::setColours(const QMap<QString, QString>& colours) {
+    colours_ = colours;
+    rebuild();
+}
+
+void HandScreen::rebuild() {
+    clearBox(falseCallBox_);
+    clearBox(callerBox_);
+    clearBox(backsBox_);
+    clearBox(nertzBox_);
+    falseCallButtons_.clear();
+    callerButtons_.clear();
+    lakeCounters_.clear();
+    nertzCounters_.clear();
+    selected_ = 0;
+    if (!flow_.hasGame()) {
+        title_->setText("No game open: start one on the New game screen");
+        showStep();
+        return;
+    }
+    const QStringList names = flow_.sideNames();
+    const bool falseCalls = flow_.rules().hasFalseCalls();
+    falseCallNote_->setText(falseCalls ? QString("False calls (%1 each): F1-F%2").arg(flow_.rules().falseCallPoints).arg(names.size())
+                                       : "These rules have no false-call penalty.");
+    auto* fcRow = new QHBoxLayout;
+    auto* fcWidget = new QWidget;
+    fcWidget->setLayout(fcRow);
+    fcRow->setContentsMargins(0, 0, 0, 0);
+    for (int i = 0; i < names.size(); ++i) {
+        const QString colour = colours_.value(names[i]);
+        auto* fc = bigButton("False call: " + names[i], QString("falseCall_%1").arg(i));
+        fc->setEnabled(falseCalls);
+        fc->setFocusPolicy(Qt::NoFocus);
+        connect(fc, &QPushButton::clicked, this, [this, i] {
+            QString why;
+            if (!flow_.addFalseCall(i, &why)) banner_->showError(why);
+        });
+        fcRow->addWidget(fc);
+        falseCallButtons_.push_back(fc);
+
+        auto* call = bigButton(QString("%1 called  (%2)").arg(names[i]).arg(i + 1), QString("caller_%1").arg(i));
+        call->setCheckable(true);
+        call->setMinimumHeight(64);
+        call->setFocusPolicy(Qt::NoFocus);
+        if (!colour.isEmpty()) call->setStyleSheet(QString("QPushButton{border-left:14px solid %1;}").arg(colour));
+        connect(call, &QPushButton::clicked, this, [this, i] { flow_.setCaller(i); });
+        callerBox_->addWidget(call);
+        callerButtons_.push_back(call);
+
+        auto* lc = new Counter(QString("%1  (%2)").arg(names[i]).arg(i + 1), colour, QString("lake_%1").arg(i));
+        connect(lc, &Counter::adjust, this, [this, i](int d) { selected_ = i; flow_.adjustLake(i, d); });
+        backsBox_->addWidget(lc);
+        lakeCounters_.push_back(lc);
+        auto* nc = new Counter(QString("%1  (%2)").arg(names[i]).arg(i + 1), colour, QString("nertz_%1").arg(i));
+        connect(nc, &Counter::adjust, this, [this, i](int d) { selected_ = i; flow_.adjustNertzLeft(i, d); });
+        nertzBox_->addWidget(nc);
+        nertzCounters_.push_back(nc);
+    }
+    falseCallBox_->addWidget(fcWidget);
+    showStep();
+}
+
+void HandScreen::showStep() {
+    const Step step = flow_.step();
+    pages_->setCurrentIndex(static_cast<int>(step));
+    stepLabel_->setText(QString("Step %1 of 7: %2").arg(static_cast<int>(step) + 1).arg(HandFlow::stepTitle(step)));
+    back_->setEnabled(step != Step::Playing);
+    next_->setVisible(step != Step::Playing && step != Step::Confirm);
+    next_->setText(step == Step::Lake && tops_->text().trimmed().isEmpty() ? "Skip  (Enter)" : "Next  (Enter)");
+    if (step == Step::Lake) tops_->setFocus();
+    else setFocus();
+    if (step == Step::Confirm) {
+        const QStringList people = flow_.people();
+        const QString keepE = enteredBy_->currentText(), keepC = confirmedBy_->currentText();
+        enteredBy_->clear();
+        confirmedBy_->clear();
+        enteredBy_->addItems(people);
+        confirmedBy_->addItem("(choose)");
+        confirmedBy_->addItems(people);
+        if (people.contains(keepE)) enteredBy_->setCurrentText(keepE);
+        if (people.contains(keepC) && keepC != enteredBy_->currentText()) confirmedBy_->setCurrentText(keepC);
+    }
+    refreshCounts();
+}
+
+void HandScreen::refreshCounts() {
+    if (!flow_.hasGame()) return;
+    const auto& totals = flow_.game().game.totals();
+    QStringList parts;
+    const QStringList names = flow_.sideNames();
+    for (int i = 0; i < names.size(); ++i) parts << QString("%1 %2").arg(names[i]).arg(totals[i]);
+    title_->setText(QString("Game #%1 · %2 to %3 · hand %4 · %5")
+                        .arg(flow_.gameId())
+                        .arg(QString::fromStdString(flow_.rules().id))
+                        .arg(flow_.rules().target)
+                        .arg(flow_.handNumber())
+                        .arg(parts.join(" · ")));
+    if (!flow_.lastIdleInstruction().isEmpty())
+        instruction_->setText(QString("%1  (stock actions so far: %2)").arg(flow_.lastIdleInstruction()).arg(flow_.stockActions()));
+    for (int i = 0; i < static_cast<int>(falseCallButtons_.size()); ++i)
+        falseCallButtons_[i]->setText(QString("%1 false calls: %2").arg(names[i]).arg(flow_.falseCalls(i)));
+    for (int i = 0; i < static_cast<int>(callerButtons_.size()); ++i)
+        callerButtons_[i]->setChecked(flow_.callerChosen() && flow_.caller() == i);
+    allStuck_->setChecked(flow_.callerChosen() && !flow_.caller());
+    const auto expected = flow_.expectedLake();
+    expected_->setText(expected ? QString("Checksum: the lake holds %1 cards").arg(*expected) : "No checksum (no tops entered)");
+    for (int i = 0; i < static_cast<int>(lakeCounters_.size()); ++i) {
+        lakeCounters_[i]->setValue(flow_.lake(i));
+        lakeCounters_[i]->setSelected(i == selected_ && flow_.step() == Step::Backs);
+        nertzCounters_[i]->setValue(flow_.nertzLeft(i));
+        nertzCounters_[i]->setNote(QString("of %1").arg(flow_.pileSize(i)) + (flow_.caller() == i ? " · called" : ""));
+        nertzCounters_[i]->setSelected(i == selected_ && flow_.step() == Step::NertzLeft);
+    }
+    backsTotal_->setText(expected ? QString("Counted %1 of %2 lake cards").arg(flow_.lakeTotal()).arg(*expected)
+                                  : QString("Counted %1 lake cards").arg(flow_.lakeTotal()));
+    if (flow_.step() == Step::Review || flow_.step() == Step::Confirm) {
+        const HandFlow::Review r = flow_.review();
+        breakdown_->setRowCount(r.score ? static_cast<int>(r.score->sides.size()) : 0);
+        if (r.score) {
+            for (int i = 0; i < static_cast<int>(r.score->sides.size()); ++i) {
+                const auto& s = r.score->sides[i];
+                const QStringList cells = {QString::fromStdString(s.name), QString::number(s.lakePoints), QString::number(s.penalty),
+                                           QString::number(s.bonus), QString::number(s.falseCall), QString::number(s.score),
+                                           QString("%1 → %2").arg(r.totalsBefore[i]).arg(r.totalsAfter[i])};
+                for (int c = 0; c < cells.size(); ++c) {
+                    auto* item = new QTableWidgetItem(cells[c]);
+                    if (c > 0) item->setTextAlignment(Qt::AlignCenter);
+                    if (c == 5) item->setFont(QFont(font().family(), 18, QFont::Bold));
+                    breakdown_->setItem(i, c, item);
+                }
+            }
+        }
+        if (r.checksum)
+            checksum_->setText((r.checksum->ok() ? QString::fromUtf8("✔ ") : QString::fromUtf8("✘ ")) +
+                               QString::fromStdString(r.checksum->message()));
+        else
+            checksum_->setText("Checksum: not checked (no lake tops)");
+        checksum_->setStyleSheet(QString("font-size:20px; color:%1;").arg(!r.checksum ? "#546e7a" : r.checksum->ok() ? "#2e7d32" : "#c62828"));
+        QStringList lines;
+        if (!r.error.isEmpty()) lines << "Cannot score: " + r.error;
+        for (const auto& w : r.warnings) lines << QString::fromUtf8("⚠ ") + w;
+        if (!r.outcome.isEmpty()) lines << r.outcome + " with this hand.";
+        warnings_->setText(lines.join("\n"));
+        confirmSummary_->setText(r.score ? QString("Hand %1 as reviewed%2. A second player confirms it, then it is saved.")
+                                               .arg(flow_.handNumber())
+                                               .arg(r.outcome.isEmpty() ? "" : " — " + r.outcome)
+                                         : "The hand cannot be saved: " + r.error);
+    }
+}
+
+void HandScreen::goNext() {
+    if (flow_.step() == Step::Lake) {
+        const QString err = flow_.setLakeTops(tops_->text(), kings_->value());
+        if (!err.isEmpty()) return banner_->showError(err);
+    }
+    if (flow_.step() == Step::Confirm) {
+        if (banner_->guard([this] { flow_.save(enteredBy_->currentText(), confirmedBy_->currentText()); })) {
+            tops_->clear();
+            kings_->setValue(0);
+        }
+        return;
+    }
+    QString why;
+    if (!flow_.next(&why)) banner_->showError(why);
+    else if (banner_->property("banner").toString() == "error") banner_->hide();
+}
+
+void HandScreen::choose(int index) {
+    if (index >= flow_.sideCount()) return;
+    if (flow_.step() == Step::Called) {
+        flow_.setCaller(index);
+        return;
+    }
+    selected_ = index;
+    refreshCounts();
+}
+
+void HandScreen::adjustSelected(int delta) {
+    if (selected_ >= flow_.sideCount()) return;
+    if (flow_.step() == Step::Backs) flow_.adjustLake(selected_, delta);
+    else if (flow_.step() == Step::NertzLeft) flow_.adjustNertzLeft(selected_, delta);
+}
+
+void HandScreen::tick() {
+    const qint64 s = flow_.elapsedMs() / 1000;
+    clock_->setText(QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0')));
+}
+
+}  // namespace nertz::gui
