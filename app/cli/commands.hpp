@@ -18,5 +18,6 @@ std::string readStdin();
 void addRulesCommands(CLI::App& app, Context& ctx);  // rules list | rules show
 void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
 void addTourCommand(CLI::App& app, Context& ctx);    // tour
+void addVisionCommands(CLI::App& app, Context& ctx);  // detect, eval
 
 }  // namespace nertz::cli
