@@ -27,7 +27,7 @@ cv::Vec3b paperColour(const cv::Mat& bgra, const cv::Mat& opaque) {
 // The index box in the top-left corner of `bgra`, or nullopt.
 std::optional<cv::Rect> topLeftIndex(const cv::Mat& bgra) {
     const int w = bgra.cols, h = bgra.rows;
-    const cv::Rect region(0, 0, int(std::lround(w * 0.30)), int(std::lround(h * 0.34)));
+    const cv::Rect region(0, 0, int(std::lround(w * 0.36)), int(std::lround(h * 0.40)));
     std::vector<cv::Mat> ch;
     cv::split(bgra, ch);
     cv::Mat opaque = ch[3] > 200;
@@ -63,7 +63,7 @@ std::optional<cv::Rect> topLeftIndex(const cv::Mat& bgra) {
         const int area = stats.at<int>(i, cv::CC_STAT_AREA);
         // court-card frames and big centre pips run out of the corner region: not an index
         if (b.x + b.width >= region.width - 1 || b.y + b.height >= region.height - 1) continue;
-        if (area < minArea || b.height > h * 0.16 || b.width > w * 0.2) continue;
+        if (area < minArea || b.height > h * 0.2 || b.width > w * 0.3) continue;
         blobs.push_back({b, area});
     }
     if (blobs.empty()) return std::nullopt;
