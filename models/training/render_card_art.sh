@@ -48,7 +48,7 @@ skip_re='^(kde-xskat-german|gnome-slavic-costumes|gnome-tango-nuevo|gnome-swiss-
 render_design() {
   local name=$1 package=$2 svgz=$3 style=$4
   local out="$cache/$name"
-  [[ $name =~ $skip_re ]] && return 0
+  if [[ $name =~ $skip_re ]]; then rm -rf "$out"; return 0; fi
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then return 0; fi
   if grep -qx "version=$version" "$out/source.txt" 2>/dev/null && [ "$(ls "$out/faces" 2>/dev/null | wc -l)" -eq 52 ] && [ -n "$(ls "$out/backs" 2>/dev/null)" ]; then
     return 0
@@ -138,7 +138,7 @@ render_design() {
     >"$out.part/source.txt"
   rm -rf "$out"
   mv "$out.part" "$out"
-  echo "render_card_art: $name ($(echo $backs | wc -w) backs)" >&2
+  echo "render_card_art: $name ($(ls "$out/backs" | wc -l) backs)" >&2
 }
 
 for f in "$gnome_dir"/*.svgz; do
