@@ -21,5 +21,7 @@ void addTourCommand(CLI::App& app, Context& ctx);    // tour
 void addLeagueCommands(CLI::App& app, Context& ctx);     // league, season, player, deck
 void addGamesCommands(CLI::App& app, Context& ctx);      // game record/start/show, hand add/edit/delete
 void addStandingsCommands(CLI::App& app, Context& ctx);  // standings, player stats, head-to-head, export, import
+void addVisionCommands(CLI::App& app, Context& ctx);  // detect, eval
+void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
 
 }  // namespace nertz::cli

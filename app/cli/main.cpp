@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
     cli::addLeagueCommands(app, ctx);
     cli::addGamesCommands(app, ctx);
     cli::addStandingsCommands(app, ctx);
+    cli::addVisionCommands(app, ctx);
+    cli::addSynthCommand(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
