@@ -112,7 +112,10 @@ bool writeDemoClip(const QString& path, int frames, QString* error) {
 QString ensureDemoClip(QString* error) {
     const QString path = cacheDir() + "/demo-v1.avi";
     if (QFile::exists(path)) return path;
-    return writeDemoClip(path, 40, error) ? path : QString();
+#ifdef NERTZ_BUILT_DEMO_CLIP
+    if (QFile::exists(QStringLiteral(NERTZ_BUILT_DEMO_CLIP))) return QStringLiteral(NERTZ_BUILT_DEMO_CLIP);
+#endif
+    return writeDemoClip(path, kDemoClipFrames, error) ? path : QString();
 }
 
 }  // namespace nertz::gui

@@ -6,10 +6,13 @@
 
 namespace nertz::gui {
 
+inline constexpr int kDemoClipFrames = 40;
+
 // Writes the clip (MJPG in AVI, 640x480, 10 fps, `frames` frames) to `path`; false and a message
 // in `error` on failure.
 bool writeDemoClip(const QString& path, int frames, QString* error);
-// The cached clip path (cacheDir()/demo-v1.avi), generating it when missing; empty on failure.
+// The clip to play: the cached one (cacheDir()/demo-v1.avi), else the one the build wrote beside the
+// program (NERTZ_BUILT_DEMO_CLIP), else a newly generated cached one; empty on failure.
 QString ensureDemoClip(QString* error);
 
 }  // namespace nertz::gui

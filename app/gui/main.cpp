@@ -14,6 +14,7 @@
 
 #include "app_paths.hpp"
 #include "camera_source.hpp"
+#include "demo_clip.hpp"
 #include "league_service.hpp"
 #include "main_window.hpp"
 #include "widgets.hpp"
@@ -73,8 +74,15 @@ int main(int argc, char** argv) {
     QCommandLineOption shotOpt("screenshot", "Render every main screen to DIR/*.png and exit (uses an example "
                                              "database unless --db is given).", "DIR");
     QCommandLineOption timeOpt("startup-time", "Print the time to the first frame on screen, then exit.");
-    parser.addOptions({dbOpt, demoOpt, sourceOpt, shotOpt, timeOpt});
+    QCommandLineOption clipOpt("write-demo-clip", "Write the demo clip to FILE and exit (the build does this once, "
+                                                  "so the first start needs no time to make it).", "FILE");
+    parser.addOptions({dbOpt, demoOpt, sourceOpt, shotOpt, timeOpt, clipOpt});
     parser.process(app);
+    if (parser.isSet(clipOpt)) {
+        QString error;
+        if (!writeDemoClip(parser.value(clipOpt), kDemoClipFrames, &error)) return fail(error, false);
+        return 0;
+    }
     const bool screenshot = parser.isSet(shotOpt);
     const bool interactive = !screenshot && !parser.isSet(timeOpt) && QGuiApplication::platformName() != "offscreen";
 
