@@ -410,15 +410,26 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     for (const cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(size.width, 0), cv::Point2d(size.width, size.height), cv::Point2d(0, size.height)})
         seen.push_back(apply(toPlane, c));
     cv::Rect2d area = cv::boundingRect(seen);
-    // keep the layout inside the middle of what is seen
+    // keep the layout inside the middle of what is seen; sizes on the plane are image sizes divided
+    // by the view's local scale there (a tilted view shrinks the plane away from its axis)
     const cv::Point2d mid = apply(toPlane, cv::Point2d(size.width / 2.0, size.height / 2.0));
-    const double half = std::min(size.width, size.height) * 0.5;
-    area = cv::Rect2d(mid.x - half * size.width / std::min(size.width, size.height) * 0.85, mid.y - half * size.height / std::min(size.width, size.height) * 0.85,
-                      half * 1.7 * size.width / std::min(size.width, size.height), half * 1.7 * size.height / std::min(size.width, size.height));
+    const cv::Point2d ex = cv::Point2d(apply(view, mid + cv::Point2d(1, 0))) - cv::Point2d(apply(view, mid));
+    const cv::Point2d ey = cv::Point2d(apply(view, mid + cv::Point2d(0, 1))) - cv::Point2d(apply(view, mid));
+    const double localScale = std::sqrt(std::max(1e-6, std::abs(ex.x * ey.y - ex.y * ey.x)));
+    area = cv::Rect2d(mid.x - size.width * 0.425 / localScale, mid.y - size.height * 0.425 / localScale, size.width * 0.85 / localScale,
+                      size.height * 0.85 / localScale);
 
     const double shortSide = std::min(size.width, size.height);
-    double cardHeight = shortSide * rng.uniform(0.16, 0.4);
-    if (kind == SceneKind::Lake) cardHeight = shortSide * rng.uniform(0.11, 0.22);
+    double cardHeight = shortSide * rng.uniform(0.16, 0.4) / localScale;
+    int piles = 0;
+    if (kind == SceneKind::Lake) {
+        // as large as the pile grid allows, like a camera framed on the lake
+        piles = rng.uniform(4, 31);
+        const double aw = area.width * 0.84, ah = area.height * 0.84;
+        const int cols = std::max(1, int(std::ceil(std::sqrt(piles * aw / std::max(1.0, ah)))));
+        const int rows = (piles + cols - 1) / cols;
+        cardHeight = std::min(aw / cols / 0.75, ah / rows) * rng.uniform(0.6, 0.85);
+    }
     Layout layout(rng, decks, cardHeight);
     auto sub = [&](double fx, double fy, double fw, double fh) {
         return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
@@ -435,7 +446,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                 layout.batch({area.x + rng.uniform(0.2, 0.8) * area.width, area.y + rng.uniform(0.2, 0.8) * area.height}, rng.uniform(2, 8));
             break;
         }
-        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), rng.uniform(4, 31)); break;
+        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), piles); break;
         case SceneKind::Fan: {
             const int fans = rng.uniform(1, 4);
             for (int f = 0; f < fans; ++f)
