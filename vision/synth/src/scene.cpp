@@ -111,9 +111,10 @@ public:
 
     // A fan or a spread of one deck's cards: each next card shifted along the card's width (and
     // turned a little in an arc fan), so that only the corner indices show.
-    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks) {
+    // `angle` < 0: a random direction.
+    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks, double angle = -1) {
         const int deck = randomDeck();
-        const double angle = uni(0, 2 * kPi);
+        if (angle < 0) angle = uni(0, 2 * kPi);
         const bool arc = faceUp && uni(0, 1) < 0.5;
         const double h = cardH();
         // shift between neighbours at the cards' top edge, in card heights (a card is ~0.7 wide):
@@ -454,9 +455,13 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
             break;
         }
         case SceneKind::Ribbon: {
+            // parallel ribbons side by side, as cards are spread out row by row for sorting
             const int ribbons = rng.uniform(1, 4);
+            const double angle = rng.uniform(0.0, 2 * kPi);
+            const cv::Point2d across(-std::sin(angle), std::cos(angle));
+            const cv::Point2d centre = centreIn(area);
             for (int f = 0; f < ribbons; ++f)
-                layout.fan(centreIn(sub(0.1, 0.15 + 0.7 * f / ribbons, 0.8, 0.7 / ribbons)), rng.uniform(6, 22), false, true);
+                layout.fan(centre + across * ((f - (ribbons - 1) / 2.0) * cardHeight * 1.15), rng.uniform(6, 22), false, true, angle);
             break;
         }
         case SceneKind::Mixed: {
