@@ -248,7 +248,7 @@ void drawHand(cv::RNG& rng, cv::Mat& img, cv::Mat& ids, double scale) {
         const cv::Point2d dir(inward.x * std::cos(bend) - inward.y * std::sin(bend), inward.x * std::sin(bend) + inward.y * std::cos(bend));
         cv::line(mask, cv::Point(base), cv::Point(base + dir * len), 255, std::max(3, int(palmW * 0.2)), cv::LINE_AA);
     }
-    cv::Mat skin(1, 1, CV_8UC3, cv::Scalar(rng.uniform(5.0, 25.0), rng.uniform(60.0, 150.0), rng.uniform(90.0, 240.0)));
+    cv::Mat skin(1, 1, CV_8UC3, cv::Scalar(rng.uniform(6.0, 16.0), rng.uniform(60.0, 150.0), rng.uniform(110.0, 235.0)));
     cv::cvtColor(skin, skin, cv::COLOR_HSV2BGR);
     const cv::Vec3b c = skin.at<cv::Vec3b>(0);
     cv::Mat shade;
@@ -477,7 +477,10 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     // table: textured on the plane, seen through the camera
     Scene scene;
     {
-        const cv::Rect planeBox = cv::boundingRect(seen);
+        // near the horizon the seen area runs far out; texture only a few image sizes around the
+        // middle (the rest reflects) so that the near table keeps its detail
+        const double reach = 2.5 * std::max(size.width, size.height) / localScale;
+        const cv::Rect planeBox = cv::boundingRect(seen) & cv::Rect(int(mid.x - reach), int(mid.y - reach), int(2 * reach), int(2 * reach));
         const double s = std::min(1.0, std::sqrt(1.5e6 / std::max(1.0, double(planeBox.area()))));
         const cv::Size tex(std::max(8, int(planeBox.width * s)), std::max(8, int(planeBox.height * s)));
         const cv::Mat table = makeTable(rng, tex, photos_);
