@@ -75,6 +75,8 @@ void addSynthCommand(CLI::App& app, Context&) {
             opt.size = parseSize(args->size);
         }
         opt.photoBackgrounds = args->backgrounds;
+        if (!args->backgrounds.empty() && !std::filesystem::is_directory(args->backgrounds))
+            throw scoring::InputError("backgrounds", "not a folder: " + args->backgrounds);
         const sy::DesignSet set = sy::parseDesignSet(args->designs);
         const sy::DesignSplit split = sy::loadDesignSplit(args->split.empty() ? sy::defaultDesignSplitFile() : std::filesystem::path(args->split));
         const std::filesystem::path cache = args->cardart.empty() ? sy::defaultCardArtDir() : std::filesystem::path(args->cardart);

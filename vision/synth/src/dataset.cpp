@@ -83,6 +83,8 @@ std::string yoloLabels(const Scene& scene) {
         } else if (c.visibleFraction >= 0.1) {
             std::vector<cv::Point2f> clipped;
             if (cv::intersectConvexConvex(c.quad, frame, clipped, true) <= 0 || clipped.size() < 3) continue;
+            // closed like the real set's polygons: the first point again at the end
+            clipped.push_back(clipped.front());
             out << back;
             for (const auto& p : clipped)
                 out << ' ' << num(std::clamp(p.x / w, 0.0, 1.0)) << ' ' << num(std::clamp(p.y / h, 0.0, 1.0));

@@ -111,9 +111,10 @@ public:
 
     // A fan or a spread of one deck's cards: each next card shifted along the card's width (and
     // turned a little in an arc fan), so that only the corner indices show.
-    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks) {
+    // `angle` < 0: a random direction.
+    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks, double angle = -1) {
         const int deck = randomDeck();
-        const double angle = uni(0, 2 * kPi);
+        if (angle < 0) angle = uni(0, 2 * kPi);
         const bool arc = faceUp && uni(0, 1) < 0.5;
         const double h = cardH();
         // shift between neighbours at the cards' top edge, in card heights (a card is ~0.7 wide):
@@ -247,7 +248,7 @@ void drawHand(cv::RNG& rng, cv::Mat& img, cv::Mat& ids, double scale) {
         const cv::Point2d dir(inward.x * std::cos(bend) - inward.y * std::sin(bend), inward.x * std::sin(bend) + inward.y * std::cos(bend));
         cv::line(mask, cv::Point(base), cv::Point(base + dir * len), 255, std::max(3, int(palmW * 0.2)), cv::LINE_AA);
     }
-    cv::Mat skin(1, 1, CV_8UC3, cv::Scalar(rng.uniform(5.0, 25.0), rng.uniform(60.0, 150.0), rng.uniform(90.0, 240.0)));
+    cv::Mat skin(1, 1, CV_8UC3, cv::Scalar(rng.uniform(6.0, 16.0), rng.uniform(60.0, 150.0), rng.uniform(110.0, 235.0)));
     cv::cvtColor(skin, skin, cv::COLOR_HSV2BGR);
     const cv::Vec3b c = skin.at<cv::Vec3b>(0);
     cv::Mat shade;
@@ -410,15 +411,26 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     for (const cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(size.width, 0), cv::Point2d(size.width, size.height), cv::Point2d(0, size.height)})
         seen.push_back(apply(toPlane, c));
     cv::Rect2d area = cv::boundingRect(seen);
-    // keep the layout inside the middle of what is seen
+    // keep the layout inside the middle of what is seen; sizes on the plane are image sizes divided
+    // by the view's local scale there (a tilted view shrinks the plane away from its axis)
     const cv::Point2d mid = apply(toPlane, cv::Point2d(size.width / 2.0, size.height / 2.0));
-    const double half = std::min(size.width, size.height) * 0.5;
-    area = cv::Rect2d(mid.x - half * size.width / std::min(size.width, size.height) * 0.85, mid.y - half * size.height / std::min(size.width, size.height) * 0.85,
-                      half * 1.7 * size.width / std::min(size.width, size.height), half * 1.7 * size.height / std::min(size.width, size.height));
+    const cv::Point2d ex = cv::Point2d(apply(view, mid + cv::Point2d(1, 0))) - cv::Point2d(apply(view, mid));
+    const cv::Point2d ey = cv::Point2d(apply(view, mid + cv::Point2d(0, 1))) - cv::Point2d(apply(view, mid));
+    const double localScale = std::sqrt(std::max(1e-6, std::abs(ex.x * ey.y - ex.y * ey.x)));
+    area = cv::Rect2d(mid.x - size.width * 0.425 / localScale, mid.y - size.height * 0.425 / localScale, size.width * 0.85 / localScale,
+                      size.height * 0.85 / localScale);
 
     const double shortSide = std::min(size.width, size.height);
-    double cardHeight = shortSide * rng.uniform(0.16, 0.4);
-    if (kind == SceneKind::Lake) cardHeight = shortSide * rng.uniform(0.11, 0.22);
+    double cardHeight = shortSide * rng.uniform(0.16, 0.4) / localScale;
+    int piles = 0;
+    if (kind == SceneKind::Lake) {
+        // as large as the pile grid allows, like a camera framed on the lake
+        piles = rng.uniform(4, 31);
+        const double aw = area.width * 0.84, ah = area.height * 0.84;
+        const int cols = std::max(1, int(std::ceil(std::sqrt(piles * aw / std::max(1.0, ah)))));
+        const int rows = (piles + cols - 1) / cols;
+        cardHeight = std::min(aw / cols / 0.75, ah / rows) * rng.uniform(0.6, 0.85);
+    }
     Layout layout(rng, decks, cardHeight);
     auto sub = [&](double fx, double fy, double fw, double fh) {
         return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
@@ -435,7 +447,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                 layout.batch({area.x + rng.uniform(0.2, 0.8) * area.width, area.y + rng.uniform(0.2, 0.8) * area.height}, rng.uniform(2, 8));
             break;
         }
-        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), rng.uniform(4, 31)); break;
+        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), piles); break;
         case SceneKind::Fan: {
             const int fans = rng.uniform(1, 4);
             for (int f = 0; f < fans; ++f)
@@ -443,9 +455,13 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
             break;
         }
         case SceneKind::Ribbon: {
+            // parallel ribbons side by side, as cards are spread out row by row for sorting
             const int ribbons = rng.uniform(1, 4);
+            const double angle = rng.uniform(0.0, 2 * kPi);
+            const cv::Point2d across(-std::sin(angle), std::cos(angle));
+            const cv::Point2d centre = centreIn(area);
             for (int f = 0; f < ribbons; ++f)
-                layout.fan(centreIn(sub(0.1, 0.15 + 0.7 * f / ribbons, 0.8, 0.7 / ribbons)), rng.uniform(6, 22), false, true);
+                layout.fan(centre + across * ((f - (ribbons - 1) / 2.0) * cardHeight * 1.15), rng.uniform(6, 22), false, true, angle);
             break;
         }
         case SceneKind::Mixed: {
@@ -461,7 +477,10 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     // table: textured on the plane, seen through the camera
     Scene scene;
     {
-        const cv::Rect planeBox = cv::boundingRect(seen);
+        // near the horizon the seen area runs far out; texture only a few image sizes around the
+        // middle (the rest reflects) so that the near table keeps its detail
+        const double reach = 2.5 * std::max(size.width, size.height) / localScale;
+        const cv::Rect planeBox = cv::boundingRect(seen) & cv::Rect(int(mid.x - reach), int(mid.y - reach), int(2 * reach), int(2 * reach));
         const double s = std::min(1.0, std::sqrt(1.5e6 / std::max(1.0, double(planeBox.area()))));
         const cv::Size tex(std::max(8, int(planeBox.width * s)), std::max(8, int(planeBox.height * s)));
         const cv::Mat table = makeTable(rng, tex, photos_);

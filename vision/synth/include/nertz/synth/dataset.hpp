@@ -20,7 +20,8 @@ int yoloClassOf(const std::string& name);
 
 // The YOLO label text of a scene: "class cx cy w h" per visible corner index of a standard card,
 // "BACK x1 y1 x2 y2 ..." (class index of BACK) per face-down card with at least 10% showing,
-// its outline clipped to the image. Coordinates normalised to 0..1, six decimals.
+// its outline clipped to the image and closed (first point repeated, as in the real set).
+// Coordinates normalised to 0..1, six decimals.
 std::string yoloLabels(const Scene& scene);
 
 // The per-image JSON record (see models/training/SYNTH.md for the fields).
