@@ -5,9 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null   # packages (lcov included)
 cmake -S . -B build-cov -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNERTZ_COVERAGE=ON -DNERTZ_BUILD_BENCH=OFF >/dev/null
-cmake --build build-cov -j "$(nproc)" --target scoring_tests io_tests cli_tests nertzref-cli
+cmake --build build-cov -j "$(nproc)" --target scoring_tests ratings_tests io_tests
 find build-cov -name '*.gcda' -delete
-ctest --test-dir build-cov -R '^(Card|Presets|RuleSet|Hand|Game|LakeChecksum|PileCheck|DeckSanity|IdleProcedure|Cli)' >/dev/null
+ctest --test-dir build-cov -R '^(Card|Presets|RuleSet|Hand|Game|LakeChecksum|PileCheck|DeckSanity|IdleProcedure|Ratings|ParseJson)' >/dev/null
 lcov --quiet --capture --directory build-cov --output-file build-cov/all.info 2> >(grep -v "redefined at" >&2)
 lcov --quiet --extract build-cov/all.info "$PWD/${1:-scoring}/*" --output-file build-cov/module.info
 lcov --summary build-cov/module.info
