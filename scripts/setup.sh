@@ -8,7 +8,7 @@ packages=(
   cmake g++ ninja-build pkgconf git
   libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
-  qt6-base-dev qt6-multimedia-dev qt6-charts-dev qt6-svg-dev
+  qt6-base-dev qt6-multimedia-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
   libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev libopencv-videoio-dev
   libopencv-dnn-dev libopencv-ml-dev libopencv-features2d-dev libopencv-calib3d-dev
   gnome-cards-data kdegames-card-data-kf5 librsvg2-bin xvfb xauth lcov fonts-dejavu-core
