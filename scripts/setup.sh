@@ -11,7 +11,7 @@ packages=(
   qt6-base-dev qt6-multimedia-dev qt6-charts-dev qt6-svg-dev
   libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev libopencv-videoio-dev
   libopencv-dnn-dev libopencv-ml-dev libopencv-features2d-dev libopencv-calib3d-dev
-  gnome-cards-data kdegames-card-data-kf5 xvfb xauth lcov
+  gnome-cards-data kdegames-card-data-kf5 librsvg2-bin xvfb xauth lcov
 )
 missing=()
 for p in "${packages[@]}"; do

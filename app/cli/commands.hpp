@@ -18,5 +18,6 @@ std::string readStdin();
 void addRulesCommands(CLI::App& app, Context& ctx);  // rules list | rules show
 void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
 void addTourCommand(CLI::App& app, Context& ctx);    // tour
+void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
 
 }  // namespace nertz::cli

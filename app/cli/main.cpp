@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     cli::addRulesCommands(app, ctx);
     cli::addScoreCommands(app, ctx);
     cli::addTourCommand(app, ctx);
+    cli::addSynthCommand(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,110 @@
+// synth: write synthetic card-table scenes (images, YOLO labels, per-card JSON, index crops) for
+// training and measuring the vision module.
+#include <iostream>
+
+#include "commands.hpp"
+#include "nertz/scoring/error.hpp"
+#include "nertz/synth/card_art.hpp"
+#include "nertz/synth/dataset.hpp"
+#include "nertz/synth/design_split.hpp"
+#include "nertz/synth/scene.hpp"
+
+namespace nertz::cli {
+
+namespace {
+
+cv::Size parseSize(const std::string& text) {
+    int w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+        throw scoring::InputError("size", "'" + text + "' is not WxH (e.g. 1280x720), 'random' or 'square'");
+    if (w < 64 || h < 64 || w > 8192 || h > 8192) throw scoring::InputError("size", "must be between 64x64 and 8192x8192");
+    return {w, h};
+}
+
+}  // namespace
+
+void addSynthCommand(CLI::App& app, Context&) {
+    struct Args {
+        std::string out;
+        int scenes = 10;
+        unsigned long long seed = 1;
+        std::string kind = "mixed";
+        std::string designs = "train";
+        std::string size = "1280x720";
+        std::string cardart;
+        std::string split;
+        std::string backgrounds;
+        double tilt = 50;
+        bool crops = false;
+        bool previews = false;
+        bool colourDeck = true;
+        std::string indexSheets;
+    };
+    auto args = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand("synth", "write synthetic card-table scenes with YOLO labels and per-card JSON");
+    cmd->add_option("--out", args->out, "output folder (laid out like shared/data/real-cards)");
+    cmd->add_option("--scenes", args->scenes, "number of scenes")->capture_default_str();
+    cmd->add_option("--seed", args->seed, "seed; the same seed gives the same files")->capture_default_str();
+    cmd->add_option("--kind", args->kind, "faces|backs|mixed|lake|fan|ribbon")->capture_default_str();
+    cmd->add_option("--designs", args->designs, "train|heldout|all (split: models/training/designs.json)")->capture_default_str();
+    cmd->add_option("--size", args->size, "WxH, 'random' (640x480..1920x1080) or 'square' (random, stretched to 640x640)")
+        ->capture_default_str();
+    cmd->add_option("--cardart", args->cardart, "card-art cache (default $NERTZ_CARDART or ~/.cache/nertzref/cardart)");
+    cmd->add_option("--split", args->split, "design split file (default models/training/designs.json)");
+    cmd->add_option("--backgrounds", args->backgrounds, "folder of table photos to use as backgrounds too");
+    cmd->add_option("--max-tilt", args->tilt, "largest camera tilt from vertical, degrees")->capture_default_str();
+    cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
+    cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
+    cmd->add_flag("!--no-colour-deck", args->colourDeck, "leave out the procedural NERTZ colour deck");
+    cmd->add_option("--index-sheets", args->indexSheets, "write each design's faces with their index boxes to this folder and stop");
+    cmd->callback([args] {
+        namespace sy = nertz::synth;
+        if (args->out.empty() && args->indexSheets.empty()) throw scoring::InputError("out", "--out DIR is required");
+        if (args->scenes < 0 || args->scenes > 10'000'000) throw scoring::InputError("scenes", "must be 0..10000000");
+        if (args->tilt < 0 || args->tilt > 75) throw scoring::InputError("max-tilt", "must be 0..75 degrees");
+        sy::SceneOptions opt;
+        opt.kind = sy::parseSceneKind(args->kind);
+        opt.maxTiltDegrees = args->tilt;
+        if (args->size == "random") {
+            opt.randomSize = true;
+        } else if (args->size == "square") {
+            opt.randomSize = true;
+            opt.stretchSquare = true;
+        } else {
+            opt.size = parseSize(args->size);
+        }
+        opt.photoBackgrounds = args->backgrounds;
+        const sy::DesignSet set = sy::parseDesignSet(args->designs);
+        const sy::DesignSplit split = sy::loadDesignSplit(args->split.empty() ? sy::defaultDesignSplitFile() : std::filesystem::path(args->split));
+        const std::filesystem::path cache = args->cardart.empty() ? sy::defaultCardArtDir() : std::filesystem::path(args->cardart);
+        std::vector<std::string> wanted;
+        if (!std::filesystem::is_directory(cache))
+            throw scoring::InputError("cardart", "no card-art cache at " + cache.string() +
+                                                     "; render it with models/training/render_card_art.sh");
+        for (const auto& e : std::filesystem::directory_iterator(cache))
+            if (e.is_directory() && split.allows(set, e.path().filename().string())) wanted.push_back(e.path().filename().string());
+        if (wanted.empty()) throw scoring::InputError("designs", "no '" + args->designs + "' designs in " + cache.string());
+        std::cerr << "synth: loading " << wanted.size() << " designs from " << cache.string() << "\n";
+        std::vector<sy::CardDesign> designs = sy::loadCardArt(cache, wanted);
+        if (!args->indexSheets.empty()) {
+            std::filesystem::create_directories(args->indexSheets);
+            for (const auto& d : designs) sy::writeIndexSheet(d, std::filesystem::path(args->indexSheets) / (d.name + ".png"));
+            std::cerr << "synth: wrote " << designs.size() << " index sheets to " << args->indexSheets << "\n";
+            return;
+        }
+        if (args->colourDeck) designs.push_back(sy::makeNertzColourDesign());
+        const sy::SceneGenerator generator(designs, opt);
+        sy::DatasetOptions dopt;
+        dopt.scenes = args->scenes;
+        dopt.seed = args->seed;
+        dopt.crops = args->crops;
+        dopt.previews = args->previews;
+        sy::writeDataset(args->out, generator, dopt, [](int done, int total) {
+            if (done % 50 == 0 || done == total) std::cerr << "synth: " << done << "/" << total << " scenes\n";
+        });
+        std::cout << "{\"out\": \"" << args->out << "\", \"scenes\": " << args->scenes << ", \"designs\": " << designs.size() << "}\n";
+    });
+}
+
+}  // namespace nertz::cli

@@ -1,0 +1,95 @@
+// Synthetic card-table scenes: real card artwork laid out as a Nertz table shows it (lake piles,
+// fans, loose and ribbon-spread face-down cards) on wood, cloth or white tables, seen from above or
+// obliquely, with uneven light, glare, shadows, hands, blur and noise; every card's geometry and
+// every corner index's visibility is known exactly.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "nertz/synth/card_art.hpp"
+
+namespace nertz::synth {
+
+// What a scene shows.
+enum class SceneKind {
+    Faces,   // face-up cards, separated and overlapping
+    Backs,   // face-down cards of several decks, loose and in small batches
+    Mixed,   // some of each layout below
+    Lake,    // squared face-up lake piles, top cards readable
+    Fan,     // face-up fans: only the corner indices show
+    Ribbon,  // face-down ribbon spreads of several decks
+};
+
+// "faces" | "backs" | "mixed" | "lake" | "fan" | "ribbon"; throws scoring::InputError("kind", ...).
+SceneKind parseSceneKind(const std::string& text);
+std::string sceneKindName(SceneKind kind);
+
+struct SceneOptions {
+    SceneKind kind = SceneKind::Mixed;
+    cv::Size size{1280, 720};      // the camera's picture, before any stretching
+    bool randomSize = false;       // pick each scene's size among 640x480 .. 1920x1080
+    bool stretchSquare = false;    // finally stretch to 640x640 like the real set's exporter
+    double maxTiltDegrees = 50.0;  // camera tilt from vertical
+    std::filesystem::path photoBackgrounds;  // optional folder of table photos (jpg/png)
+};
+
+// A printed corner index of a placed face-up card.
+struct SceneIndex {
+    std::string corner;              // "top_left" / "bottom_right"
+    std::vector<cv::Point2f> quad;   // the index rectangle's corners in the image, in the glyph's
+                                     // reading order (top-left, top-right, bottom-right, bottom-left)
+    cv::Rect2f box;                  // axis-aligned box around quad, clipped to the image
+    double visibleFraction = 0.0;    // share of the index not covered by other cards or hands
+    bool visible = false;            // visibleFraction >= 0.8 and mostly inside the image
+};
+
+// One card placed in a scene.
+struct SceneCard {
+    std::vector<cv::Point2f> quad;  // image corners in reading order: the card's top-left, top-right,
+                                    // bottom-right, bottom-left (as printed, so rotation is known)
+    bool faceUp = true;
+    std::string face;               // SPEC card name ("10H", "AS", "7B"), also for face-down cards
+    int deckId = 0;                 // which player's deck (0-based within the scene)
+    std::string design;             // artwork design of the deck
+    std::string back;               // the deck's back: "<design>/<back id>" plus "@hue<deg>" if recoloured
+    double visibleFraction = 0.0;   // share of the card's area not covered (by cards, hands, image border)
+    std::vector<SceneIndex> indices;  // face-up cards only
+};
+
+// One player's deck in a scene.
+struct SceneDeck {
+    int id = 0;
+    std::string design;
+    std::string back;
+};
+
+struct Scene {
+    cv::Mat image;  // CV_8UC3, after all degradations except JPEG coding
+    std::vector<SceneDeck> decks;
+    std::vector<SceneCard> cards;  // bottom to top
+    int jpegQuality = 90;          // the quality the writer should encode with
+};
+
+// Makes scenes from a fixed set of designs. generate(seed) is deterministic: the same designs,
+// options and seed give the same scene, byte for byte.
+class SceneGenerator {
+public:
+    // `designs` must outlive the generator and hold at least one design.
+    SceneGenerator(const std::vector<CardDesign>& designs, SceneOptions options);
+
+    Scene generate(std::uint64_t seed) const;
+
+    const SceneOptions& options() const noexcept { return options_; }
+
+private:
+    const std::vector<CardDesign>* designs_;
+    SceneOptions options_;
+    std::vector<std::filesystem::path> photos_;
+};
+
+}  // namespace nertz::synth

@@ -1,0 +1,15 @@
+// Table surfaces for synthetic scenes: procedural wood, cloth/felt and white tables, or a photo.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <filesystem>
+#include <vector>
+
+namespace nertz::synth {
+
+// A table texture of `size` (CV_8UC3), drawn with `rng`. When `photos` is not empty, a photo
+// crop is one of the choices.
+cv::Mat makeTable(cv::RNG& rng, cv::Size size, const std::vector<std::filesystem::path>& photos);
+
+}  // namespace nertz::synth

@@ -1,0 +1,565 @@
+// Scene generation: decks, layouts on the table plane, camera view, compositing, light and noise.
+#include "nertz/synth/scene.hpp"
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "background.hpp"
+#include "nertz/scoring/error.hpp"
+
+namespace nertz::synth {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A card laid on the table plane (fronto-parallel view coordinates, pixels).
+struct Placement {
+    int deck = 0;
+    int face = 0;  // Card::index() within the deck's design
+    bool faceUp = true;
+    cv::Point2d centre;
+    double angle = 0;   // radians, rotation of the card's up direction
+    double height = 0;  // card height on the plane
+};
+
+struct DeckArt {
+    SceneDeck info;
+    const CardDesign* design = nullptr;
+    cv::Mat back;  // BGRA, possibly recoloured
+};
+
+// Builds layouts; keeps every (deck, card) at most once, as real decks do.
+class Layout {
+public:
+    Layout(cv::RNG& rng, const std::vector<DeckArt>& decks, double cardHeight)
+        : rng_(rng), decks_(decks), cardHeight_(cardHeight) {}
+
+    std::vector<Placement> cards;
+
+    double uni(double a, double b) { return rng_.uniform(a, b); }
+    int uniInt(int a, int bExclusive) { return rng_.uniform(a, bExclusive); }
+    double cardH() { return cardHeight_ * uni(0.93, 1.07); }
+
+    // A not yet used card of `deck`, preferring `wanted` (index) when free; -1 when the deck is empty.
+    int take(int deck, int wanted = -1) {
+        auto& used = used_[deck];
+        if (used.size() >= 52) return -1;
+        if (wanted >= 0 && !used.count(wanted)) {
+            used.insert(wanted);
+            return wanted;
+        }
+        int f = uniInt(0, 52);
+        while (used.count(f)) f = (f + 1) % 52;
+        used.insert(f);
+        return f;
+    }
+    int randomDeck() { return uniInt(0, int(decks_.size())); }
+
+    void add(int deck, int face, bool up, cv::Point2d c, double angle, double h) {
+        if (face < 0) return;
+        cards.push_back({deck, face, up, c, angle, h});
+    }
+
+    // Loose cards anywhere in `area`, optionally kept apart.
+    void scatter(const cv::Rect2d& area, int n, bool faceUp, bool separated) {
+        std::vector<cv::Point2d> placed;
+        for (int i = 0; i < n; ++i) {
+            cv::Point2d c;
+            for (int attempt = 0; attempt < 25; ++attempt) {
+                c = {uni(area.x, area.x + area.width), uni(area.y, area.y + area.height)};
+                const bool clear = std::all_of(placed.begin(), placed.end(), [&](const cv::Point2d& p) {
+                    return cv::norm(p - c) > cardHeight_ * 1.05;
+                });
+                if (!separated || clear) break;
+            }
+            placed.push_back(c);
+            const int d = randomDeck();
+            add(d, take(d), faceUp, c, uni(0, 2 * kPi), cardH());
+        }
+    }
+
+    // Squared lake piles on a loose grid: each pile one suit, ranks up from the ace; the top card
+    // readable, the cards under it peeking out by a few pixels.
+    void lake(const cv::Rect2d& area, int piles) {
+        const int cols = std::max(1, int(std::ceil(std::sqrt(piles * area.width / std::max(1.0, area.height)))));
+        const int rows = (piles + cols - 1) / cols;
+        const double cw = area.width / cols, ch = area.height / rows;
+        const double baseAngle = uni(0, 2 * kPi);
+        const bool aligned = uni(0, 1) < 0.6;
+        for (int p = 0; p < piles; ++p) {
+            const cv::Point2d c(area.x + (p % cols + 0.5) * cw + uni(-0.12, 0.12) * cw,
+                                area.y + (p / cols + 0.5) * ch + uni(-0.12, 0.12) * ch);
+            const int suit = uniInt(0, 4);
+            const int top = uniInt(1, 14);
+            const int shown = std::min(top, uniInt(1, 4));
+            for (int k = top - shown + 1; k <= top; ++k) {
+                const int d = randomDeck();
+                const double jitter = k == top ? 0.04 : 0.07;
+                add(d, take(d, suit * 13 + k - 1), true,
+                    c + cv::Point2d(uni(-jitter, jitter), uni(-jitter, jitter)) * cardHeight_,
+                    (aligned ? baseAngle : uni(0, 2 * kPi)) + uni(-0.15, 0.15), cardH());
+            }
+        }
+    }
+
+    // A fan or a spread of one deck's cards: each next card shifted along the card's width (and
+    // turned a little in an arc fan), so that only the corner indices show.
+    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks) {
+        const int deck = randomDeck();
+        const double angle = uni(0, 2 * kPi);
+        const bool arc = faceUp && uni(0, 1) < 0.5;
+        const double h = cardH();
+        // shift between neighbours at the cards' top edge, in card heights (a card is ~0.7 wide):
+        // face-up fans mostly show the whole corner index, ribbons show a strip of back
+        const double shift = faceUp ? uni(0.09, 0.22) : uni(0.04, 0.14);
+        const double radius = h * uni(0.6, 1.2);
+        const double step = h * shift;
+        const double turn = arc ? shift * h / (radius + h / 2) : uni(-0.01, 0.01);
+        const cv::Point2d along(std::cos(angle), std::sin(angle));
+        // consecutive cards of one suit in a player's fan, random ones in a ribbon
+        const int suit = uniInt(0, 4);
+        const int first = uniInt(0, std::max(1, 14 - n));
+        for (int i = 0; i < n; ++i) {
+            const int d = mixedDecks ? randomDeck() : deck;
+            const double off = (i - (n - 1) / 2.0);
+            cv::Point2d c;
+            double a;
+            if (arc) {
+                // rotate about a pivot below the cards' bottom edge
+                a = angle + off * turn;
+                const cv::Point2d pivot = centre + cv::Point2d(-std::sin(angle), std::cos(angle)) * radius;
+                c = pivot + cv::Point2d(std::sin(a), -std::cos(a)) * radius;
+            } else {
+                a = angle + off * turn;
+                c = centre + along * (off * step) + cv::Point2d(uni(-0.01, 0.01), uni(-0.01, 0.01)) * h;
+            }
+            const int wanted = faceUp && !mixedDecks && uni(0, 1) < 0.7 ? suit * 13 + (first + i) % 13 : -1;
+            add(d, take(d, wanted), faceUp, c, a, h);
+        }
+    }
+
+    // A squared or loose batch of face-down cards dealt onto one spot.
+    void batch(cv::Point2d centre, int n) {
+        const double angle = uni(0, 2 * kPi);
+        const double spread = uni(0.0, 0.15);
+        for (int i = 0; i < n; ++i) {
+            const int d = randomDeck();
+            add(d, take(d), false, centre + cv::Point2d(uni(-spread, spread), uni(-spread, spread)) * cardHeight_,
+                angle + uni(-0.3, 0.3) * (spread * 4 + 0.1), cardH());
+        }
+    }
+
+private:
+    cv::RNG& rng_;
+    const std::vector<DeckArt>& decks_;
+    double cardHeight_;
+    std::map<int, std::set<int>> used_;
+};
+
+cv::Point2f apply(const cv::Matx33d& m, cv::Point2d p) {
+    const cv::Vec3d v = m * cv::Vec3d(p.x, p.y, 1.0);
+    return {float(v[0] / v[2]), float(v[1] / v[2])};
+}
+
+// Homography from the fronto-parallel table view to a camera turned by `tilt` about an axis in the
+// image plane at angle `axis` (a pure camera rotation: H = K R K^-1).
+cv::Matx33d viewHomography(cv::Size size, double tilt, double axis, double focal) {
+    const cv::Matx33d k(focal, 0, size.width / 2.0, 0, focal, size.height / 2.0, 0, 0, 1);
+    const cv::Vec3d ax(std::cos(axis), std::sin(axis), 0);
+    cv::Matx33d r;
+    cv::Rodrigues(ax * tilt, r);
+    return k * r * k.inv();
+}
+
+// Blends `src` (BGRA) into `dst` (BGR) through its alpha; writes `id` into `ids` where alpha > 50%.
+void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d& cardToImage, int id,
+               double shadowStrength, cv::Point2d shadowOffset, double shadowBlur) {
+    const std::vector<cv::Point2d> corners{{0, 0}, {double(src.cols), 0}, {double(src.cols), double(src.rows)}, {0, double(src.rows)}};
+    std::vector<cv::Point2f> quad;
+    for (const auto& c : corners) quad.push_back(apply(cardToImage, c));
+    const int pad = int(std::ceil(std::abs(shadowOffset.x) + std::abs(shadowOffset.y) + 3 * shadowBlur)) + 2;
+    const cv::Rect roi = (cv::boundingRect(quad) + cv::Size(2 * pad, 2 * pad) - cv::Point(pad, pad)) & cv::Rect(0, 0, dst.cols, dst.rows);
+    if (roi.area() <= 0) return;
+    const cv::Matx33d shift(1, 0, -roi.x, 0, 1, -roi.y, 0, 0, 1);
+    cv::Mat warped;
+    cv::warpPerspective(src, warped, shift * cardToImage, roi.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    std::vector<cv::Mat> ch;
+    cv::split(warped, ch);
+    cv::Mat alpha;
+    ch[3].convertTo(alpha, CV_32F, 1.0 / 255.0);
+    cv::Mat region = dst(roi);
+    cv::Mat regionF;
+    region.convertTo(regionF, CV_32FC3);
+    if (shadowStrength > 0) {
+        cv::Mat shadow;
+        const cv::Matx23d move(1, 0, shadowOffset.x, 0, 1, shadowOffset.y);
+        cv::warpAffine(alpha, shadow, move, alpha.size());
+        if (shadowBlur > 0.3) cv::GaussianBlur(shadow, shadow, {0, 0}, shadowBlur);
+        cv::Mat keep = 1.0 - shadow * shadowStrength;
+        cv::Mat keep3;
+        cv::merge(std::vector<cv::Mat>{keep, keep, keep}, keep3);
+        cv::multiply(regionF, keep3, regionF);
+    }
+    cv::Mat colour, alpha3;
+    cv::merge(std::vector<cv::Mat>{ch[0], ch[1], ch[2]}, colour);
+    colour.convertTo(colour, CV_32FC3);
+    cv::merge(std::vector<cv::Mat>{alpha, alpha, alpha}, alpha3);
+    regionF = regionF.mul(cv::Scalar::all(1.0) - alpha3) + colour.mul(alpha3);
+    regionF.convertTo(region, CV_8UC3);
+    ids(roi).setTo(id, ch[3] > 127);
+}
+
+// A hand reaching in from an image border: palm and fingers in a skin colour, softly shaded.
+void drawHand(cv::RNG& rng, cv::Mat& img, cv::Mat& ids, double scale) {
+    const int side = rng.uniform(0, 4);
+    const cv::Size s = img.size();
+    const double t = rng.uniform(0.15, 0.85);
+    cv::Point2d edge, inward;
+    switch (side) {
+        case 0: edge = {t * s.width, 0}; inward = {0, 1}; break;
+        case 1: edge = {double(s.width), t * s.height}; inward = {-1, 0}; break;
+        case 2: edge = {t * s.width, double(s.height)}; inward = {0, -1}; break;
+        default: edge = {0, t * s.height}; inward = {1, 0}; break;
+    }
+    const double turn = rng.uniform(-0.6, 0.6);
+    inward = {inward.x * std::cos(turn) - inward.y * std::sin(turn), inward.x * std::sin(turn) + inward.y * std::cos(turn)};
+    const cv::Point2d across(-inward.y, inward.x);
+    const double palmW = scale * rng.uniform(0.8, 1.1), reach = scale * rng.uniform(0.6, 1.4);
+    cv::Mat mask(s, CV_8U, cv::Scalar(0));
+    const cv::Point2d palm = edge + inward * reach;
+    // forearm
+    cv::line(mask, cv::Point(edge - inward * scale), cv::Point(palm), 255, int(palmW * 0.8), cv::LINE_AA);
+    cv::ellipse(mask, cv::RotatedRect(cv::Point2f(palm), cv::Size2f(float(palmW), float(palmW * 1.1)),
+                                      float(std::atan2(inward.y, inward.x) * 180 / kPi)), 255, cv::FILLED, cv::LINE_AA);
+    const int fingers = rng.uniform(2, 6);
+    for (int f = 0; f < fingers; ++f) {
+        const double o = (f - (fingers - 1) / 2.0) / 4.0;
+        const cv::Point2d base = palm + across * (o * palmW) + inward * (palmW * 0.4);
+        const double len = palmW * rng.uniform(0.5, 0.95);
+        const double bend = rng.uniform(-0.25, 0.25) + o * 0.5;
+        const cv::Point2d dir(inward.x * std::cos(bend) - inward.y * std::sin(bend), inward.x * std::sin(bend) + inward.y * std::cos(bend));
+        cv::line(mask, cv::Point(base), cv::Point(base + dir * len), 255, std::max(3, int(palmW * 0.2)), cv::LINE_AA);
+    }
+    cv::Mat skin(1, 1, CV_8UC3, cv::Scalar(rng.uniform(5.0, 25.0), rng.uniform(60.0, 150.0), rng.uniform(90.0, 240.0)));
+    cv::cvtColor(skin, skin, cv::COLOR_HSV2BGR);
+    const cv::Vec3b c = skin.at<cv::Vec3b>(0);
+    cv::Mat shade;
+    cv::GaussianBlur(mask, shade, {0, 0}, std::max(1.0, scale * 0.08));
+    for (int y = 0; y < s.height; ++y) {
+        for (int x = 0; x < s.width; ++x) {
+            const uchar m = mask.at<uchar>(y, x);
+            if (!m) continue;
+            const double a = m / 255.0, g = 0.6 + 0.4 * shade.at<uchar>(y, x) / 255.0;
+            cv::Vec3b& p = img.at<cv::Vec3b>(y, x);
+            for (int k = 0; k < 3; ++k) p[k] = cv::saturate_cast<uchar>(p[k] * (1 - a) + c[k] * g * a);
+            if (m > 127) ids.at<int>(y, x) = -2;
+        }
+    }
+}
+
+// Uneven light, colour cast, glare, blur and sensor noise.
+void degrade(cv::RNG& rng, cv::Mat& img) {
+    const cv::Size s = img.size();
+    cv::Mat gain(3, 3, CV_32F);
+    rng.fill(gain, cv::RNG::UNIFORM, rng.uniform(0.45, 0.9), 1.15);
+    cv::resize(gain, gain, s, 0, 0, cv::INTER_CUBIC);
+    cv::Mat f;
+    img.convertTo(f, CV_32FC3);
+    std::vector<cv::Mat> ch;
+    cv::split(f, ch);
+    for (int c = 0; c < 3; ++c) ch[std::size_t(c)] = ch[std::size_t(c)].mul(gain) * rng.uniform(0.88, 1.1);
+    // glare: bright soft ellipses
+    const int glare = rng.uniform(0, 4) == 0 ? rng.uniform(1, 3) : 0;
+    for (int g = 0; g < glare; ++g) {
+        cv::Mat spot(s, CV_32F, cv::Scalar(0));
+        const double r = std::min(s.width, s.height) * rng.uniform(0.03, 0.15);
+        cv::ellipse(spot, cv::Point(rng.uniform(0, s.width), rng.uniform(0, s.height)), cv::Size(int(r), int(r * rng.uniform(0.4, 1.0))),
+                    rng.uniform(0.0, 180.0), 0, 360, cv::Scalar(1.0), cv::FILLED);
+        cv::GaussianBlur(spot, spot, {0, 0}, r * 0.5);
+        const double amp = rng.uniform(80.0, 220.0);
+        for (auto& c : ch) c += spot * amp;
+    }
+    cv::merge(ch, f);
+    // blur: defocus or motion
+    const int blur = rng.uniform(0, 3);
+    if (blur == 1) {
+        cv::GaussianBlur(f, f, {0, 0}, rng.uniform(0.4, 1.8));
+    } else if (blur == 2 && rng.uniform(0, 2) == 0) {
+        const int len = rng.uniform(3, 9);
+        cv::Mat k(len, len, CV_32F, cv::Scalar(0));
+        const double a = rng.uniform(0.0, kPi);
+        cv::line(k, cv::Point2d(len / 2.0, len / 2.0) - cv::Point2d(std::cos(a), std::sin(a)) * (len / 2.0),
+                 cv::Point2d(len / 2.0, len / 2.0) + cv::Point2d(std::cos(a), std::sin(a)) * (len / 2.0), cv::Scalar(1.0));
+        k /= cv::sum(k)[0];
+        cv::filter2D(f, f, -1, k);
+    }
+    cv::Mat noise(s, CV_32FC3);
+    rng.fill(noise, cv::RNG::NORMAL, 0.0, rng.uniform(0.5, 7.0));
+    f += noise;
+    f.convertTo(img, CV_8UC3);
+}
+
+}  // namespace
+
+SceneKind parseSceneKind(const std::string& text) {
+    static const std::map<std::string, SceneKind> kinds{{"faces", SceneKind::Faces}, {"backs", SceneKind::Backs},
+                                                        {"mixed", SceneKind::Mixed}, {"lake", SceneKind::Lake},
+                                                        {"fan", SceneKind::Fan},     {"ribbon", SceneKind::Ribbon}};
+    const auto it = kinds.find(text);
+    if (it == kinds.end()) throw scoring::InputError("kind", "'" + text + "' is not one of faces, backs, mixed, lake, fan, ribbon");
+    return it->second;
+}
+
+std::string sceneKindName(SceneKind kind) {
+    switch (kind) {
+        case SceneKind::Faces: return "faces";
+        case SceneKind::Backs: return "backs";
+        case SceneKind::Mixed: return "mixed";
+        case SceneKind::Lake: return "lake";
+        case SceneKind::Fan: return "fan";
+        case SceneKind::Ribbon: return "ribbon";
+    }
+    return "mixed";
+}
+
+SceneGenerator::SceneGenerator(const std::vector<CardDesign>& designs, SceneOptions options)
+    : designs_(&designs), options_(std::move(options)) {
+    if (designs.empty()) throw scoring::InputError("designs", "no card designs to draw scenes with");
+    if (options_.size.width < 64 || options_.size.height < 64 || options_.size.width > 8192 || options_.size.height > 8192)
+        throw scoring::InputError("size", "scene size must be between 64x64 and 8192x8192");
+    if (!options_.photoBackgrounds.empty()) {
+        if (!fs::is_directory(options_.photoBackgrounds))
+            throw scoring::InputError("backgrounds", "not a folder: " + options_.photoBackgrounds.string());
+        for (const auto& e : fs::directory_iterator(options_.photoBackgrounds)) {
+            auto ext = e.path().extension().string();
+            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            if (ext == ".jpg" || ext == ".jpeg" || ext == ".png") photos_.push_back(e.path());
+        }
+        std::sort(photos_.begin(), photos_.end());
+    }
+}
+
+Scene SceneGenerator::generate(std::uint64_t seed) const {
+    // splitmix64 so that neighbouring seeds give unrelated scenes
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    cv::RNG rng(z ^ (z >> 31));
+    const auto& designs = *designs_;
+
+    cv::Size size = options_.size;
+    if (options_.randomSize) {
+        static constexpr int kSizes[][2] = {{640, 480}, {800, 600}, {960, 720}, {1024, 768}, {1280, 720}, {1280, 960}, {1600, 900}, {1920, 1080}};
+        const auto& s = kSizes[rng.uniform(0, 8)];
+        size = {s[0], s[1]};
+        if (rng.uniform(0, 5) == 0) std::swap(size.width, size.height);  // a phone held upright
+    }
+    SceneKind kind = options_.kind;
+
+    // decks: one per player; a same-design pair in two colours is common
+    const bool backsMatter = kind == SceneKind::Backs || kind == SceneKind::Ribbon || kind == SceneKind::Mixed;
+    const int nDecks = backsMatter ? rng.uniform(2, 7) : rng.uniform(1, 5);
+    std::vector<DeckArt> decks;
+    const int firstDesign = rng.uniform(0, int(designs.size()));
+    const bool colourGame = designs[std::size_t(firstDesign)].kind == scoring::DeckKind::NertzColour;
+    for (int d = 0; d < nDecks; ++d) {
+        DeckArt art;
+        art.info.id = d;
+        double hue = 0;
+        if (d > 0 && rng.uniform(0.0, 1.0) < 0.35) {
+            const DeckArt& twin = decks[std::size_t(rng.uniform(0, d))];
+            art.design = twin.design;
+            hue = rng.uniform(90.0, 270.0);
+            art.back = recolourBack(twin.back, hue);
+            art.info.design = twin.info.design;
+            art.info.back = twin.info.back + "@hue" + std::to_string(int(std::lround(hue)));
+        } else {
+            int di = d == 0 ? firstDesign : rng.uniform(0, int(designs.size()));
+            if (colourGame) {
+                di = firstDesign;
+            } else {
+                for (int tries = 0; tries < 8 && designs[std::size_t(di)].kind != scoring::DeckKind::Standard; ++tries)
+                    di = rng.uniform(0, int(designs.size()));
+            }
+            art.design = &designs[std::size_t(di)];
+            const BackArt& b = art.design->backs[std::size_t(rng.uniform(0, int(art.design->backs.size())))];
+            art.back = b.image;
+            art.info.design = art.design->name;
+            art.info.back = art.design->name + "/" + b.id;
+        }
+        decks.push_back(std::move(art));
+    }
+
+    // camera: tilt from vertical, rotation about the view axis comes from the layout angles
+    const double tilt = rng.uniform(0.0, options_.maxTiltDegrees) * kPi / 180.0 * (rng.uniform(0, 4) == 0 ? 0.2 : 1.0);
+    const double focal = std::hypot(size.width, size.height) * rng.uniform(0.7, 1.3);
+    const cv::Matx33d view = viewHomography(size, tilt, rng.uniform(0.0, 2 * kPi), focal);
+    const cv::Matx33d toPlane = view.inv();
+    // the table area the camera sees, on the plane
+    std::vector<cv::Point2f> seen;
+    for (const cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(size.width, 0), cv::Point2d(size.width, size.height), cv::Point2d(0, size.height)})
+        seen.push_back(apply(toPlane, c));
+    cv::Rect2d area = cv::boundingRect(seen);
+    // keep the layout inside the middle of what is seen
+    const cv::Point2d mid = apply(toPlane, cv::Point2d(size.width / 2.0, size.height / 2.0));
+    const double half = std::min(size.width, size.height) * 0.5;
+    area = cv::Rect2d(mid.x - half * size.width / std::min(size.width, size.height) * 0.85, mid.y - half * size.height / std::min(size.width, size.height) * 0.85,
+                      half * 1.7 * size.width / std::min(size.width, size.height), half * 1.7 * size.height / std::min(size.width, size.height));
+
+    const double shortSide = std::min(size.width, size.height);
+    double cardHeight = shortSide * rng.uniform(0.16, 0.4);
+    if (kind == SceneKind::Lake) cardHeight = shortSide * rng.uniform(0.11, 0.22);
+    Layout layout(rng, decks, cardHeight);
+    auto sub = [&](double fx, double fy, double fw, double fh) {
+        return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
+    };
+    auto centreIn = [&](const cv::Rect2d& r) { return cv::Point2d(r.x + r.width / 2, r.y + r.height / 2); };
+    switch (kind) {
+        case SceneKind::Faces:
+            layout.scatter(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(3, 18), true, rng.uniform(0, 2) == 0);
+            break;
+        case SceneKind::Backs: {
+            layout.scatter(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(2, 12), false, rng.uniform(0, 2) == 0);
+            const int batches = rng.uniform(0, 3);
+            for (int b = 0; b < batches; ++b)
+                layout.batch({area.x + rng.uniform(0.2, 0.8) * area.width, area.y + rng.uniform(0.2, 0.8) * area.height}, rng.uniform(2, 8));
+            break;
+        }
+        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), rng.uniform(4, 31)); break;
+        case SceneKind::Fan: {
+            const int fans = rng.uniform(1, 4);
+            for (int f = 0; f < fans; ++f)
+                layout.fan(centreIn(sub(0.15 + 0.7 * f / fans, rng.uniform(0.2, 0.5), 0.7 / fans, 0.3)), rng.uniform(3, 12), true, false);
+            break;
+        }
+        case SceneKind::Ribbon: {
+            const int ribbons = rng.uniform(1, 4);
+            for (int f = 0; f < ribbons; ++f)
+                layout.fan(centreIn(sub(0.1, 0.15 + 0.7 * f / ribbons, 0.8, 0.7 / ribbons)), rng.uniform(6, 22), false, true);
+            break;
+        }
+        case SceneKind::Mixed: {
+            // left part: a few lake piles; right part: fans, ribbons or loose cards
+            layout.lake(sub(0.05, 0.05, 0.45, 0.5), rng.uniform(1, 7));
+            layout.fan(centreIn(sub(0.5, 0.05, 0.5, 0.45)), rng.uniform(3, 9), true, false);
+            layout.fan(centreIn(sub(0.05, 0.55, 0.5, 0.4)), rng.uniform(5, 14), false, true);
+            layout.scatter(sub(0.55, 0.55, 0.4, 0.4), rng.uniform(1, 5), rng.uniform(0, 2) == 0, false);
+            break;
+        }
+    }
+
+    // table: textured on the plane, seen through the camera
+    Scene scene;
+    {
+        const cv::Rect planeBox = cv::boundingRect(seen);
+        const double s = std::min(1.0, std::sqrt(4.0e6 / std::max(1.0, double(planeBox.area()))));
+        const cv::Size tex(std::max(8, int(planeBox.width * s)), std::max(8, int(planeBox.height * s)));
+        const cv::Mat table = makeTable(rng, tex, photos_);
+        const cv::Matx33d texToPlane(1 / s, 0, planeBox.x, 0, 1 / s, planeBox.y, 0, 0, 1);
+        cv::warpPerspective(table, scene.image, view * texToPlane, size, cv::INTER_LINEAR, cv::BORDER_REFLECT);
+    }
+    cv::Mat ids(size, CV_32S, cv::Scalar(-1));
+
+    // cards, bottom to top
+    const double shadowStrength = rng.uniform(0.1, 0.45);
+    const cv::Point2d shadowDir(rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0));
+    std::vector<cv::Matx33d> cardToImage;
+    for (std::size_t i = 0; i < layout.cards.size(); ++i) {
+        const Placement& p = layout.cards[i];
+        const DeckArt& deck = decks[std::size_t(p.deck)];
+        const FaceArt& face = deck.design->faces[std::size_t(p.face)];
+        const cv::Mat& art = p.faceUp ? face.image : deck.back;
+        const double scale = p.height / art.rows;
+        const double ca = std::cos(p.angle) * scale, sa = std::sin(p.angle) * scale;
+        // card pixel -> plane: centre the card, scale, rotate, move
+        const cv::Matx33d toPlaneM(ca, -sa, p.centre.x - (ca * art.cols - sa * art.rows) / 2, sa, ca,
+                                   p.centre.y - (sa * art.cols + ca * art.rows) / 2, 0, 0, 1);
+        const cv::Matx33d m = view * toPlaneM;
+        cardToImage.push_back(m);
+        composite(scene.image, ids, art, m, int(i), shadowStrength, shadowDir * (shortSide * 0.006), shortSide * 0.006);
+
+        SceneCard c;
+        c.faceUp = p.faceUp;
+        c.face = face.name;
+        c.deckId = p.deck;
+        c.design = deck.info.design;
+        c.back = deck.info.back;
+        for (const cv::Point2d q : {cv::Point2d(0, 0), cv::Point2d(art.cols, 0), cv::Point2d(art.cols, art.rows), cv::Point2d(0, art.rows)})
+            c.quad.push_back(apply(m, q));
+        scene.cards.push_back(std::move(c));
+    }
+
+    // hands over the table
+    const int hands = rng.uniform(0, 10) < 3 ? rng.uniform(1, 3) : 0;
+    for (int h = 0; h < hands; ++h) drawHand(rng, scene.image, ids, cardHeight * rng.uniform(0.6, 1.0));
+
+    // visibility from the final id map
+    const cv::Rect frame(0, 0, size.width, size.height);
+    for (std::size_t i = 0; i < scene.cards.size(); ++i) {
+        SceneCard& c = scene.cards[i];
+        const double area = cv::contourArea(c.quad);
+        const cv::Rect bb = cv::boundingRect(c.quad) & frame;
+        const int visible = bb.area() > 0 ? cv::countNonZero(ids(bb) == int(i)) : 0;
+        c.visibleFraction = area > 1 ? std::min(1.0, visible / area) : 0.0;
+        if (!c.faceUp) continue;
+        const DeckArt& deck = decks[std::size_t(layout.cards[i].deck)];
+        const FaceArt& face = deck.design->faces[std::size_t(layout.cards[i].face)];
+        for (const IndexRegion& r : face.indices) {
+            SceneIndex si;
+            si.corner = r.corner;
+            for (const cv::Point2d q : {cv::Point2d(r.box.x, r.box.y), cv::Point2d(r.box.x + r.box.width, r.box.y),
+                                        cv::Point2d(r.box.x + r.box.width, r.box.y + r.box.height), cv::Point2d(r.box.x, r.box.y + r.box.height)})
+                si.quad.push_back(apply(cardToImage[i], q));
+            // the bottom-right index is printed upside down: start its quad at the glyph's own top-left
+            if (r.corner == "bottom_right") std::rotate(si.quad.begin(), si.quad.begin() + 2, si.quad.end());
+            float x0 = si.quad[0].x, x1 = x0, y0 = si.quad[0].y, y1 = y0;
+            for (const auto& q : si.quad) {
+                x0 = std::min(x0, q.x), x1 = std::max(x1, q.x), y0 = std::min(y0, q.y), y1 = std::max(y1, q.y);
+            }
+            const cv::Rect2f full(x0, y0, x1 - x0, y1 - y0);
+            si.box = full & cv::Rect2f(0, 0, float(size.width), float(size.height));
+            std::vector<cv::Point> poly;
+            for (const auto& q : si.quad) poly.emplace_back(int(std::lround(q.x)), int(std::lround(q.y)));
+            const cv::Rect pb = cv::boundingRect(poly) & frame;
+            const double polyArea = std::max(1.0, cv::contourArea(si.quad));
+            if (pb.area() > 0) {
+                cv::Mat mask(pb.size(), CV_8U, cv::Scalar(0));
+                std::vector<cv::Point> local;
+                for (const auto& q : poly) local.push_back(q - pb.tl());
+                cv::fillConvexPoly(mask, local, 255);
+                const cv::Mat mine = (ids(pb) == int(i)) & mask;
+                si.visibleFraction = std::min(1.0, cv::countNonZero(mine) / std::max(1.0, double(cv::countNonZero(mask))) *
+                                                       std::min(1.0, cv::countNonZero(mask) / polyArea));
+            }
+            si.visible = si.visibleFraction >= 0.8 && si.box.area() >= 0.9 * full.area() && si.box.width >= 3 && si.box.height >= 3;
+            c.indices.push_back(std::move(si));
+        }
+    }
+
+    degrade(rng, scene.image);
+    scene.jpegQuality = rng.uniform(40, 96);
+    for (const auto& d : decks) scene.decks.push_back(d.info);
+
+    if (options_.stretchSquare) {
+        const cv::Size sq(640, 640);
+        const float fx = float(sq.width) / size.width, fy = float(sq.height) / size.height;
+        cv::resize(scene.image, scene.image, sq, 0, 0, cv::INTER_AREA);
+        for (auto& c : scene.cards) {
+            for (auto& q : c.quad) q = {q.x * fx, q.y * fy};
+            for (auto& si : c.indices) {
+                for (auto& q : si.quad) q = {q.x * fx, q.y * fy};
+                si.box = cv::Rect2f(si.box.x * fx, si.box.y * fy, si.box.width * fx, si.box.height * fy);
+            }
+        }
+    }
+    return scene;
+}
+
+}  // namespace nertz::synth
