@@ -19,5 +19,6 @@ void addRulesCommands(CLI::App& app, Context& ctx);  // rules list | rules show
 void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
 void addTourCommand(CLI::App& app, Context& ctx);    // tour
 void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
+void addCountCommands(CLI::App& app, Context& ctx);   // backs enroll, count, eval-count
 
 }  // namespace nertz::cli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     cli::addScoreCommands(app, ctx);
     cli::addTourCommand(app, ctx);
     cli::addSynthCommand(app, ctx);
+    cli::addCountCommands(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
