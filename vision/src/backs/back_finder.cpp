@@ -123,15 +123,20 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv
             }
             ac[std::size_t(lag)] = n > 0 ? s / n : 0;
         }
-        for (int lag = minLag; lag <= maxLag; ++lag) {
-            // prefer a true period (a local maximum of the autocorrelation) over a fraction of it
-            const bool peak = (lag == minLag || ac[std::size_t(lag)] >= ac[std::size_t(lag - 1)]) &&
-                              (lag == maxLag || ac[std::size_t(lag)] >= ac[std::size_t(lag + 1)]);
-            if (peak && ac[std::size_t(lag)] > bestScore) {
-                bestScore = ac[std::size_t(lag)];
-                step = lag;
+        // the period is the shortest lag whose autocorrelation peak comes near the strongest one
+        // (multiples of the step peak about as high; a back's own fine pattern peaks lower)
+        std::vector<int> peaks;
+        for (int lag = minLag + 1; lag < maxLag; ++lag)
+            if (ac[std::size_t(lag)] > 0 && ac[std::size_t(lag)] >= ac[std::size_t(lag - 1)] && ac[std::size_t(lag)] >= ac[std::size_t(lag + 1)]) {
+                peaks.push_back(lag);
+                bestScore = std::max(bestScore, ac[std::size_t(lag)]);
             }
-        }
+        step = maxLag;
+        for (int lag : peaks)
+            if (ac[std::size_t(lag)] >= 0.6 * bestScore) {
+                step = lag;
+                break;
+            }
     }
     const int n = std::max(1, int(std::lround(stackLen / float(step)))) + 1;
     const float st = stackLen / float(n - 1);

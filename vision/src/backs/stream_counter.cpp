@@ -1,6 +1,8 @@
 // Stream counting; see stream_counter.hpp.
 #include "nertz/vision/stream_counter.hpp"
 
+#include "nertz/vision/back_finder.hpp"
+
 #include <stdexcept>
 
 #include <opencv2/imgproc.hpp>
@@ -59,6 +61,13 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     pending_ = false;
     if (n < options_.minCardFraction * area) {
         // nothing new (a hand passed, or light flickered): adopt this view as the rest
+        reference_ = small.clone();
+        return fresh;
+    }
+    // only what now lies on the table counts: a hand or a moving card seen at the last rest
+    // left a change where the table shows again
+    diff &= tableForeground(small);
+    if (cv::countNonZero(diff) < options_.minCardFraction * area) {
         reference_ = small.clone();
         return fresh;
     }
