@@ -72,7 +72,8 @@ void addScoreCommands(CLI::App& app, Context&) {
         "Input: {\"players\":[\"Ann\",\"Bo\"],\"hands\":[hand, ...]} or\n"
         "       {\"teams\":[{\"name\":\"T1\",\"members\":[\"Ann\",\"Cy\"]}, ...],\"hands\":[...]}\n"
         "Optional \"pile_sizes\":{\"Ann\":10} for handicaps.");
-    game->callback([gameRules] {
+    game->callback([gameRules, game] {
+        if (!game->get_subcommands().empty()) return;  // game record/start/show (cmd_games.cpp)
         const sc::RuleSet rules = gameRules->resolve();
         const io::Json in = io::parseJson(readStdin(), "the game on stdin");
         const sc::Game g = io::gameFromJson(in, rules);

@@ -20,5 +20,8 @@ void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
 void addTourCommand(CLI::App& app, Context& ctx);    // tour
 void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
 void addCountCommands(CLI::App& app, Context& ctx);   // backs enroll, count, eval-count
+void addLeagueCommands(CLI::App& app, Context& ctx);     // league, season, player, deck
+void addGamesCommands(CLI::App& app, Context& ctx);      // game record/start/show, hand add/edit/delete
+void addStandingsCommands(CLI::App& app, Context& ctx);  // standings, player stats, head-to-head, export, import
 
 }  // namespace nertz::cli

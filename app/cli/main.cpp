@@ -21,12 +21,16 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "nertzref-cli 0.1.0");
     cli::Context ctx;
+    app.fallthrough();  // --db FILE is accepted after any subcommand too
     app.add_option("--db", ctx.dbPath, "league database file (default: the club file in the XDG data dir)");
     cli::addRulesCommands(app, ctx);
     cli::addScoreCommands(app, ctx);
     cli::addTourCommand(app, ctx);
     cli::addSynthCommand(app, ctx);
     cli::addCountCommands(app, ctx);
+    cli::addLeagueCommands(app, ctx);
+    cli::addGamesCommands(app, ctx);
+    cli::addStandingsCommands(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

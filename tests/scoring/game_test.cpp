@@ -2,9 +2,12 @@
 // and the recompute after an earlier hand is edited or deleted.
 #include <gtest/gtest.h>
 
+#include "input_error.hpp"
+
 #include "nertz/scoring.hpp"
 
 namespace sc = nertz::scoring;
+using nertz::testing::failingField;
 
 namespace {
 
@@ -16,15 +19,6 @@ std::vector<sc::Side> singles(std::initializer_list<const char*> names) {
     std::vector<sc::Side> out;
     for (const char* n : names) out.push_back({n, {}, {}});
     return out;
-}
-
-std::string failingField(auto&& action) {
-    try {
-        action();
-    } catch (const sc::InputError& e) {
-        return e.field();
-    }
-    return "";
 }
 
 }  // namespace

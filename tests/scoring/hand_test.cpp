@@ -2,6 +2,8 @@
 // that must be refused with the offending field named.
 #include <gtest/gtest.h>
 
+#include "input_error.hpp"
+
 #include "nertz/scoring.hpp"
 
 namespace sc = nertz::scoring;
@@ -18,12 +20,7 @@ sc::SideScore expectScore(std::string name, int lake, int penalty, int bonus, in
 }
 
 std::string failingField(const sc::HandResult& hand, const std::string& rules) {
-    try {
-        sc::scoreHand(hand, sc::preset(rules));
-    } catch (const sc::InputError& e) {
-        return e.field();
-    }
-    return "";
+    return nertz::testing::failingField([&] { sc::scoreHand(hand, sc::preset(rules)); });
 }
 
 }  // namespace

@@ -1,25 +1,17 @@
 // JSON forms of rule sets, hands and games (nertz::io): round trips and field-by-field validation.
 #include <gtest/gtest.h>
 
+#include "input_error.hpp"
+
 #include <filesystem>
 #include <fstream>
 
 #include "nertz/io/json.hpp"
 
 namespace sc = nertz::scoring;
+using nertz::testing::failingField;
 namespace io = nertz::io;
 using io::Json;
-
-namespace {
-std::string failingField(auto&& action) {
-    try {
-        action();
-    } catch (const sc::InputError& e) {
-        return e.field();
-    }
-    return "";
-}
-}  // namespace
 
 TEST(RuleSetJson, EveryPresetRoundTrips) {
     for (const auto& id : sc::presetIds()) {

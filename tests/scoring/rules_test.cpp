@@ -1,6 +1,8 @@
 // Presets carry the values of their rule texts (../shared/rules/), quoted next to each check.
 #include <gtest/gtest.h>
 
+#include "input_error.hpp"
+
 #include "nertz/scoring.hpp"
 
 namespace sc = nertz::scoring;
@@ -126,12 +128,7 @@ TEST(Presets, UnknownIdNamesTheKnownOnes) {
 
 namespace {
 std::string failingField(const sc::RuleSet& r) {
-    try {
-        r.validate();
-    } catch (const sc::InputError& e) {
-        return e.field();
-    }
-    return "";
+    return nertz::testing::failingField([&] { r.validate(); });
 }
 }  // namespace
 

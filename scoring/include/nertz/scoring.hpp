@@ -11,5 +11,6 @@
 #include "nertz/scoring/error.hpp"
 #include "nertz/scoring/game.hpp"
 #include "nertz/scoring/hand.hpp"
+#include "nertz/scoring/ratings.hpp"
 #include "nertz/scoring/referee.hpp"
 #include "nertz/scoring/rules.hpp"

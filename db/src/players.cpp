@@ -1,0 +1,90 @@
+#include "nertz/db/players.hpp"
+
+namespace nertz::db {
+
+void checkName(const std::string& name, const std::string& field) {
+    if (name.empty()) throw DbInputError(field, "must not be empty");
+    if (name.size() > 64) throw DbInputError(field, "'" + name.substr(0, 20) + "...' is longer than 64 characters");
+    for (unsigned char c : name) {
+        if (c < 0x20 || c == 0x7f || c == ',') {
+            throw DbInputError(field, "'" + name + "' contains a comma or a control character");
+        }
+    }
+    if (name.front() == ' ' || name.back() == ' ') throw DbInputError(field, "'" + name + "' starts or ends with a space");
+}
+
+std::int64_t PlayerRepo::add(const std::string& name, const std::string& createdAt) {
+    checkName(name, "name");
+    Transaction tx(db_);
+    if (find(name)) throw DbInputError("name", "a player called '" + name + "' already exists");
+    db_.cached("INSERT INTO players(name, created_at) VALUES(?, ?)")
+        .bindAll(name, createdAt.empty() ? utcNow() : createdAt)
+        .run();
+    const std::int64_t id = db_.lastInsertId();
+    tx.commit();
+    return id;
+}
+
+std::vector<Player> PlayerRepo::list() {
+    auto& st = db_.cached("SELECT id, name, created_at FROM players ORDER BY name");
+    std::vector<Player> out;
+    while (st.step()) out.push_back({st.getInt(0), st.getText(1), st.getText(2)});
+    st.reset();
+    return out;
+}
+
+void PlayerRepo::rename(const std::string& oldName, const std::string& newName) {
+    checkName(newName, "new_name");
+    Transaction tx(db_);
+    const std::int64_t id = idOf(oldName, "old_name");
+    if (find(newName)) throw DbInputError("new_name", "a player called '" + newName + "' already exists");
+    db_.cached("UPDATE players SET name = ? WHERE id = ?").bindAll(newName, id).run();
+    db_.cached("INSERT INTO audit_log(at, who, action, old_value, new_value) VALUES(?, 'cli', 'rename_player', ?, ?)")
+        .bindAll(utcNow(), oldName, newName)
+        .run();
+    tx.commit();
+}
+
+std::optional<std::int64_t> PlayerRepo::find(const std::string& name) {
+    auto& st = db_.cached("SELECT id FROM players WHERE name = ?");
+    st.bind(1, name);
+    std::optional<std::int64_t> id;
+    if (st.step()) id = st.getInt(0);
+    st.reset();
+    return id;
+}
+
+std::int64_t PlayerRepo::idOf(const std::string& name, const std::string& field) {
+    if (auto id = find(name)) return *id;
+    throw DbInputError(field, "unknown player '" + name + "' (add it with: player add NAME)");
+}
+
+std::int64_t PlayerRepo::addDeck(const Deck& deck) {
+    checkName(deck.name, "name");
+    Transaction tx(db_);
+    const std::int64_t owner = idOf(deck.owner, "owner");
+    auto& dup = db_.cached("SELECT 1 FROM decks WHERE owner_id = ? AND name = ?");
+    dup.bindAll(owner, deck.name);
+    const bool exists = dup.step();
+    dup.reset();
+    if (exists) throw DbInputError("name", deck.owner + " already has a deck called '" + deck.name + "'");
+    db_.cached("INSERT INTO decks(owner_id, name, colour, back_signature) VALUES(?, ?, ?, ?)")
+        .bindAll(owner, deck.name, deck.colour, deck.backSignature)
+        .run();
+    const std::int64_t id = db_.lastInsertId();
+    tx.commit();
+    return id;
+}
+
+std::vector<Deck> PlayerRepo::decks(const std::optional<std::string>& owner) {
+    auto& st = db_.cached(
+        "SELECT d.id, p.name, d.name, d.colour, d.back_signature FROM decks d JOIN players p ON p.id = d.owner_id "
+        "WHERE ?1 IS NULL OR p.name = ?1 ORDER BY p.name, d.name");
+    st.bind(1, owner);
+    std::vector<Deck> out;
+    while (st.step()) out.push_back({st.getInt(0), st.getText(1), st.getText(2), st.getOptText(3), st.getBlob(4)});
+    st.reset();
+    return out;
+}
+
+}  // namespace nertz::db
