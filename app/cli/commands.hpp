@@ -18,6 +18,7 @@ std::string readStdin();
 void addRulesCommands(CLI::App& app, Context& ctx);  // rules list | rules show
 void addScoreCommands(CLI::App& app, Context& ctx);  // score, game
 void addTourCommand(CLI::App& app, Context& ctx);    // tour
+void addVisionCommands(CLI::App& app, Context& ctx);  // detect, eval
 void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
 void addCountCommands(CLI::App& app, Context& ctx);   // backs enroll, count, eval-count
 void addLeagueCommands(CLI::App& app, Context& ctx);     // league, season, player, deck

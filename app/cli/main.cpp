@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     cli::addRulesCommands(app, ctx);
     cli::addScoreCommands(app, ctx);
     cli::addTourCommand(app, ctx);
+    cli::addVisionCommands(app, ctx);
     cli::addSynthCommand(app, ctx);
     cli::addCountCommands(app, ctx);
     cli::addLeagueCommands(app, ctx);

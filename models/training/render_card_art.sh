@@ -3,13 +3,17 @@
 # every face (52) and every back of every French-suited deck design, into the card-art cache that
 # nertz::synth reads. Reproducible and idempotent: a design whose files are all there is skipped.
 #
-# usage: render_card_art.sh [CACHE_DIR]    (default: $NERTZ_CARDART, else ~/.cache/nertzref/cardart)
+# usage: render_card_art.sh [CACHE_DIR [DESIGN...]]
+#   CACHE_DIR default: $NERTZ_CARDART, else ~/.cache/nertzref/cardart. Naming DESIGNs (e.g.
+#   gnome-simplistic) renders only those (tests use this for a small cache).
 # layout: CACHE_DIR/<design>/faces/<CARD>.png (CARD: AS, 10H, ...), CACHE_DIR/<design>/backs/<id>.png,
 #         CACHE_DIR/<design>/source.txt, CACHE_DIR/manifest.json (all designs), CACHE_DIR/COMPLETE
 # Cards are rendered to fit 250x350 px keeping each design's true aspect ratio, on transparency.
 set -euo pipefail
 
 cache=${1:-${NERTZ_CARDART:-${XDG_CACHE_HOME:-$HOME/.cache}/nertzref/cardart}}
+shift || true
+only=("$@")
 width=250
 height=350
 version=3   # bump when the rendering changes; a cache with another version is re-rendered
@@ -20,7 +24,7 @@ kde_dir=/usr/share/carddecks
 [ -d "$gnome_dir" ] || { echo "render_card_art: $gnome_dir missing: apt-get install gnome-cards-data (scripts/setup.sh)" >&2; exit 1; }
 [ -d "$kde_dir" ] || { echo "render_card_art: $kde_dir missing: apt-get install kdegames-card-data-kf5 (scripts/setup.sh)" >&2; exit 1; }
 
-if [ -f "$cache/COMPLETE" ] && [ "$(cat "$cache/COMPLETE")" = "$version" ]; then
+if [ ${#only[@]} -eq 0 ] && [ -f "$cache/COMPLETE" ] && [ "$(cat "$cache/COMPLETE")" = "$version" ]; then
   echo "render_card_art: cache complete: $cache" >&2
   exit 0
 fi
@@ -36,14 +40,16 @@ suits=(club diamond heart spade)
 suit_letters=(C D H S)
 
 # Designs left out: not French-suited (German/Swiss/tarot pips), Cyrillic ranks (slavic-costumes),
-# or duplicates of another design (the bitmap variants).
-skip_re='^(kde-xskat-german|gnome-slavic-costumes|gnome-swiss-xvii|gnome-tarocco|gnome-atlasnye-skat|gnome-anglo-bitmap|gnome-gnomangelo-bitmap)$'
+# no corner index (tango-nuevo: rank and suit in different corners), or duplicates of another
+# design (the bitmap variants).
+skip_re='^(kde-xskat-german|gnome-slavic-costumes|gnome-tango-nuevo|gnome-swiss-xvii|gnome-tarocco|gnome-atlasnye-skat|gnome-anglo-bitmap|gnome-gnomangelo-bitmap)$'
 
 # render_design NAME PACKAGE SVGZ STYLE(gnome|kde)
 render_design() {
   local name=$1 package=$2 svgz=$3 style=$4
   local out="$cache/$name"
-  [[ $name =~ $skip_re ]] && return 0
+  if [[ $name =~ $skip_re ]]; then rm -rf "$out"; return 0; fi
+  if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then return 0; fi
   if grep -qx "version=$version" "$out/source.txt" 2>/dev/null && [ "$(ls "$out/faces" 2>/dev/null | wc -l)" -eq 52 ] && [ -n "$(ls "$out/backs" 2>/dev/null)" ]; then
     return 0
   fi
@@ -132,7 +138,7 @@ render_design() {
     >"$out.part/source.txt"
   rm -rf "$out"
   mv "$out.part" "$out"
-  echo "render_card_art: $name ($(echo $backs | wc -w) backs)" >&2
+  echo "render_card_art: $name ($(ls "$out/backs" | wc -l) backs)" >&2
 }
 
 for f in "$gnome_dir"/*.svgz; do
@@ -167,5 +173,5 @@ done
   echo '  ]'
   echo '}'
 } >"$cache/manifest.json"
-echo "$version" >"$cache/COMPLETE"
+[ ${#only[@]} -gt 0 ] || echo "$version" >"$cache/COMPLETE"
 echo "render_card_art: done: $cache" >&2

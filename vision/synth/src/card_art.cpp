@@ -94,7 +94,7 @@ CardDesign loadDesign(const fs::path& designDir) {
             // a box far off the design's usual place is a misreading (e.g. a court card's frame)
             std::erase_if(f.indices, [&](const IndexRegion& r) {
                 return r.corner == corner && (std::abs(r.box.y / float(f.image.rows) - my) > 0.06f ||
-                                              std::abs(r.box.height / float(f.image.rows) - mh) > 0.5f * mh);
+                                              std::abs(r.box.height / float(f.image.rows) - mh) > 0.25f * mh);
             });
             const bool kept = std::any_of(f.indices.begin(), f.indices.end(), [&](const IndexRegion& r) { return r.corner == corner; });
             if (!has || !kept)

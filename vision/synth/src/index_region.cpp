@@ -27,12 +27,13 @@ cv::Vec3b paperColour(const cv::Mat& bgra, const cv::Mat& opaque) {
 // The index box in the top-left corner of `bgra`, or nullopt.
 std::optional<cv::Rect> topLeftIndex(const cv::Mat& bgra) {
     const int w = bgra.cols, h = bgra.rows;
-    const cv::Rect region(0, 0, int(std::lround(w * 0.30)), int(std::lround(h * 0.34)));
+    const cv::Rect region(0, 0, int(std::lround(w * 0.36)), int(std::lround(h * 0.40)));
     std::vector<cv::Mat> ch;
     cv::split(bgra, ch);
     cv::Mat opaque = ch[3] > 200;
-    // keep away from the card's outline: erode the card shape by ~3.5% of its width
-    const int margin = std::max(2, int(std::lround(w * 0.035)));
+    // keep away from the card's outline: erode the card shape by ~2% of its width (outline strokes
+    // that remain run along the region's edges and are dropped below)
+    const int margin = std::max(2, int(std::lround(w * 0.022)));
     cv::Mat inner;
     cv::erode(opaque, inner, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * margin + 1, 2 * margin + 1}));
     const cv::Mat corner = bgra(region);
@@ -63,7 +64,7 @@ std::optional<cv::Rect> topLeftIndex(const cv::Mat& bgra) {
         const int area = stats.at<int>(i, cv::CC_STAT_AREA);
         // court-card frames and big centre pips run out of the corner region: not an index
         if (b.x + b.width >= region.width - 1 || b.y + b.height >= region.height - 1) continue;
-        if (area < minArea || b.height > h * 0.16 || b.width > w * 0.2) continue;
+        if (area < minArea || b.height > h * 0.2 || b.width > w * 0.3) continue;
         blobs.push_back({b, area});
     }
     if (blobs.empty()) return std::nullopt;
@@ -105,16 +106,26 @@ std::optional<cv::Rect> topLeftIndex(const cv::Mat& bgra) {
 
 std::vector<IndexRegion> findIndexRegions(const cv::Mat& faceBgra) {
     CV_Assert(faceBgra.type() == CV_8UC4);
-    std::vector<IndexRegion> out;
-    if (auto tl = topLeftIndex(faceBgra)) out.push_back({cv::Rect2f(*tl), "top_left"});
+    std::optional<cv::Rect> tl = topLeftIndex(faceBgra);
     cv::Mat rotated;
     cv::rotate(faceBgra, rotated, cv::ROTATE_180);
-    if (auto br = topLeftIndex(rotated)) {
-        const float w = float(faceBgra.cols), h = float(faceBgra.rows);
-        out.push_back({cv::Rect2f(w - float(br->x + br->width), h - float(br->y + br->height), float(br->width),
-                                  float(br->height)),
-                       "bottom_right"});
+    std::optional<cv::Rect> br = topLeftIndex(rotated);  // in the rotated image's coordinates
+    // cards are printed point-symmetric: when one corner's finding is much smaller (the rank glyph
+    // or the pip missed), the other corner's box, turned by 180 degrees, is the better answer
+    if (tl && br) {
+        if (tl->height < 0.75 * br->height || tl->width < 0.6 * br->width) tl = br;
+        else if (br->height < 0.75 * tl->height || br->width < 0.6 * tl->width) br = tl;
+    } else if (tl) {
+        br = tl;
+    } else if (br) {
+        tl = br;
     }
+    std::vector<IndexRegion> out;
+    if (!tl || !br) return out;
+    const float w = float(faceBgra.cols), h = float(faceBgra.rows);
+    out.push_back({cv::Rect2f(*tl), "top_left"});
+    out.push_back({cv::Rect2f(w - float(br->x + br->width), h - float(br->y + br->height), float(br->width), float(br->height)),
+                   "bottom_right"});
     return out;
 }
 

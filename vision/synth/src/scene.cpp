@@ -278,11 +278,14 @@ void degrade(cv::RNG& rng, cv::Mat& img) {
     // glare: bright soft ellipses
     const int glare = rng.uniform(0, 4) == 0 ? rng.uniform(1, 3) : 0;
     for (int g = 0; g < glare; ++g) {
-        cv::Mat spot(s, CV_32F, cv::Scalar(0));
-        const double r = std::min(s.width, s.height) * rng.uniform(0.03, 0.15);
-        cv::ellipse(spot, cv::Point(rng.uniform(0, s.width), rng.uniform(0, s.height)), cv::Size(int(r), int(r * rng.uniform(0.4, 1.0))),
-                    rng.uniform(0.0, 180.0), 0, 360, cv::Scalar(1.0), cv::FILLED);
+        // drawn at 1/8 scale: a glare spot is smooth, and a full-size blur of this radius is slow
+        const cv::Size small(std::max(8, s.width / 8), std::max(8, s.height / 8));
+        cv::Mat spot(small, CV_32F, cv::Scalar(0));
+        const double r = std::min(small.width, small.height) * rng.uniform(0.03, 0.15) + 1.0;
+        cv::ellipse(spot, cv::Point(rng.uniform(0, small.width), rng.uniform(0, small.height)),
+                    cv::Size(int(r), int(r * rng.uniform(0.4, 1.0)) + 1), rng.uniform(0.0, 180.0), 0, 360, cv::Scalar(1.0), cv::FILLED);
         cv::GaussianBlur(spot, spot, {0, 0}, r * 0.5);
+        cv::resize(spot, spot, s, 0, 0, cv::INTER_LINEAR);
         const double amp = rng.uniform(80.0, 220.0);
         for (auto& c : ch) c += spot * amp;
     }
@@ -459,7 +462,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     Scene scene;
     {
         const cv::Rect planeBox = cv::boundingRect(seen);
-        const double s = std::min(1.0, std::sqrt(4.0e6 / std::max(1.0, double(planeBox.area()))));
+        const double s = std::min(1.0, std::sqrt(1.5e6 / std::max(1.0, double(planeBox.area()))));
         const cv::Size tex(std::max(8, int(planeBox.width * s)), std::max(8, int(planeBox.height * s)));
         const cv::Mat table = makeTable(rng, tex, photos_);
         const cv::Matx33d texToPlane(1 / s, 0, planeBox.x, 0, 1 / s, planeBox.y, 0, 0, 1);

@@ -11,11 +11,9 @@
 
 #include <opencv2/core.hpp>
 
-namespace nertz::vision {
+#include "nertz/vision/card_outlines.hpp"  // Quad
 
-// Four corners in reading order: top-left, top-right, bottom-right, bottom-left (image pixels).
-// The same alias as card_outlines.hpp's.
-using Quad = std::array<cv::Point2f, 4>;
+namespace nertz::vision {
 
 // A malformed or foreign signature blob, or a picture/outline a signature cannot be made from.
 class SignatureError : public std::runtime_error {

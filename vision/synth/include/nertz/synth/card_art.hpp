@@ -67,7 +67,8 @@ cv::Mat recolourBack(const cv::Mat& back, double hueDegrees);
 
 // Finds the printed corner indices of a face image: the ink near the top-left corner (rank glyph
 // and the suit pip under or beside it), and the same in the 180-degree-rotated bottom-right
-// corner. Returns an empty vector when no plausible index is found.
+// corner; cards being point-symmetric, a corner found much smaller than the other (or not at all)
+// takes the other's box turned by 180 degrees. Returns an empty vector when neither is found.
 std::vector<IndexRegion> findIndexRegions(const cv::Mat& faceBgra);
 
 // A contact sheet of a design's faces with their index boxes drawn, for checking by eye.

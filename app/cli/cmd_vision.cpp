@@ -1,0 +1,190 @@
+// nertzref-cli detect / eval: cards in pictures, and card-level scoring on labelled folders.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "nertz/scoring/error.hpp"
+#include "nertz/vision.hpp"
+
+namespace nertz::cli {
+namespace {
+
+using nlohmann::json;
+
+struct VisionOptions {
+    std::vector<std::string> images;
+    std::string dir;
+    std::string modelDir;
+    bool json = false;
+    float minConfidence = vision::DetectorOptions{}.minConfidence;
+    int limit = 0;
+};
+
+std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
+    vision::DetectorOptions opts;
+    opts.modelDir = o.modelDir;
+    opts.minConfidence = o.minConfidence;
+    try {
+        return std::make_unique<vision::Detector>(opts);
+    } catch (const vision::ModelError& e) {
+        throw scoring::InputError("--models", e.what());
+    }
+}
+
+json toJson(const std::string& name, const vision::Detection& d) {
+    json cards = json::array();
+    for (const auto& c : d.cards) {
+        json jc;
+        if (c.quad) {
+            jc["quad"] = json::array();
+            for (const auto& p : *c.quad) jc["quad"].push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+        } else {
+            jc["quad"] = nullptr;
+        }
+        jc["side"] = c.side == vision::Side::Face ? "face" : "back";
+        jc["face"] = c.face ? json(c.face->name()) : json(nullptr);
+        jc["confidence"] = std::round(c.confidence * 1000) / 1000;
+        jc["indices"] = json::array();
+        for (const auto& i : c.indices)
+            jc["indices"].push_back({{"box", {std::round(i.box.x), std::round(i.box.y), std::round(i.box.width), std::round(i.box.height)}},
+                                     {"face", i.face.name()},
+                                     {"confidence", std::round(i.confidence * 1000) / 1000}});
+        cards.push_back(jc);
+    }
+    return {{"image", name}, {"width", d.width}, {"height", d.height}, {"ms", std::round(d.ms * 10) / 10}, {"cards", cards}};
+}
+
+double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    double pos = q * (v.size() - 1);
+    std::size_t i = std::size_t(pos);
+    return i + 1 < v.size() ? v[i] + (v[i + 1] - v[i]) * (pos - i) : v[i];
+}
+
+void runDetect(const VisionOptions& o) {
+    auto detector = makeDetector(o);
+    int failures = 0;
+    for (const std::string& path : o.images) {
+        vision::Detection d;
+        try {
+            d = detector->detect(vision::loadImage(path));
+        } catch (const vision::ImageError& e) {
+            std::cerr << "nertzref-cli: " << e.what() << "\n";
+            ++failures;
+            continue;
+        }
+        if (o.json) {
+            std::cout << toJson(path, d).dump() << "\n";
+        } else {
+            int faces = 0;
+            for (const auto& c : d.cards) faces += c.face ? 1 : 0;
+            std::cout << path << ": " << d.width << "x" << d.height << ", " << d.cards.size() << " cards (" << faces
+                      << " read), " << std::fixed << std::setprecision(1) << d.ms << " ms\n";
+            for (const auto& c : d.cards) {
+                std::cout << "  " << (c.face ? c.face->name() : std::string("?")) << "  "
+                          << (c.side == vision::Side::Face ? "face" : "back") << "  conf " << std::setprecision(2) << c.confidence
+                          << "  corners read " << c.indices.size() << (c.quad ? "  outline" : "") << "\n";
+            }
+        }
+        std::cout.flush();
+    }
+    if (failures) throw scoring::InputError("IMAGE", std::to_string(failures) + " of " + std::to_string(o.images.size()) + " pictures could not be read");
+}
+
+void runEval(const VisionOptions& o) {
+    std::vector<vision::LabelledImage> items;
+    try {
+        items = vision::loadLabelledFolder(o.dir);
+    } catch (const std::exception& e) {
+        throw scoring::InputError("DIR", e.what());
+    }
+    if (o.limit > 0 && int(items.size()) > o.limit) items.resize(o.limit);
+    auto detector = makeDetector(o);
+    std::map<std::string, vision::CardScore> scores;  // "" = all pictures
+    std::map<std::string, long> confusions;
+    std::vector<double> ms;
+    std::size_t done = 0;
+    for (const auto& item : items) {
+        std::set<scoring::Card> predicted;
+        try {
+            vision::Detection d = detector->detect(vision::loadImage(item.imagePath));
+            ms.push_back(d.ms);
+            for (const auto& c : d.cards)
+                if (c.face) predicted.insert(*c.face);
+        } catch (const vision::ImageError& e) {
+            std::cerr << "nertzref-cli: " << e.what() << " (counted as no cards found)\n";
+        }
+        vision::scoreImage(item.truth, predicted, scores[""], confusions);
+        if (!item.group.empty()) {
+            std::map<std::string, long> ignore;
+            vision::scoreImage(item.truth, predicted, scores[item.group], ignore);
+        }
+        if (++done % 25 == 0) std::cerr << "eval: " << done << "/" << items.size() << " pictures\n";
+    }
+    std::vector<std::pair<std::string, long>> top(confusions.begin(), confusions.end());
+    std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    if (top.size() > 20) top.resize(20);
+    auto scoreJson = [](const vision::CardScore& s) {
+        return json{{"tp", s.truePositives}, {"fp", s.falsePositives}, {"fn", s.falseNegatives},
+                    {"precision", s.precision()}, {"recall", s.recall()}, {"f1", s.f1()}};
+    };
+    if (o.json) {
+        json j{{"dir", o.dir}, {"images", items.size()}, {"all", scoreJson(scores[""])},
+               {"ms_median", percentile(ms, 0.5)}, {"ms_p95", percentile(ms, 0.95)}};
+        json groups = json::object();
+        for (auto& [g, s] : scores)
+            if (!g.empty()) groups[g] = scoreJson(s);
+        j["groups"] = groups;
+        j["confusions"] = json::array();
+        for (auto& [k, v] : top) j["confusions"].push_back({{"what", k}, {"count", v}});
+        std::cout << j.dump() << "\n";
+        return;
+    }
+    std::cout << std::fixed << std::setprecision(3);
+    auto line = [&](const std::string& name, const vision::CardScore& s) {
+        std::cout << std::left << std::setw(18) << name << std::right << " precision " << s.precision() << "  recall "
+                  << s.recall() << "  F1 " << s.f1() << "   (tp " << s.truePositives << ", fp " << s.falsePositives << ", fn "
+                  << s.falseNegatives << ")\n";
+    };
+    std::cout << o.dir << ": " << items.size() << " pictures, card level\n";
+    for (auto& [g, s] : scores)
+        if (!g.empty()) line(g, s);
+    line("all", scores[""]);
+    std::cout << std::setprecision(1) << "time per picture: median " << percentile(ms, 0.5) << " ms, 95th percentile "
+              << percentile(ms, 0.95) << " ms\n";
+    std::cout << "top confusions:";
+    if (top.empty()) std::cout << " none";
+    for (auto& [k, v] : top) std::cout << "  " << k << " x" << v;
+    std::cout << "\n";
+}
+
+}  // namespace
+
+void addVisionCommands(CLI::App& app, Context&) {
+    auto opts = std::make_shared<VisionOptions>();
+    auto* detect = app.add_subcommand("detect", "find cards in pictures and read their faces");
+    detect->add_option("IMAGE", opts->images, "picture files")->required();
+    detect->add_flag("--json", opts->json, "one JSON object per picture, one per line");
+    detect->add_option("--models", opts->modelDir, "folder holding the model files (default: $NERTZ_MODEL_DIR, else the source tree's models/)");
+    detect->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
+    detect->callback([opts] { runDetect(*opts); });
+
+    auto* eval = app.add_subcommand("eval", "card-level precision/recall over a labelled folder (real-cards layout)");
+    eval->add_option("DIR", opts->dir, "folder with classes.txt, images/, labels/ (or groups of them)")->required();
+    eval->add_flag("--json", opts->json, "one JSON object");
+    eval->add_option("--models", opts->modelDir, "folder holding the model files");
+    eval->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
+    eval->add_option("--limit", opts->limit, "score only the first N pictures");
+    eval->callback([opts] { runEval(*opts); });
+}
+
+}  // namespace nertz::cli

@@ -1,0 +1,238 @@
+"""Synthetic training patches for the corner-index classifier.
+
+Cards of the GNOME aisleriot designs (render_sheets.sh) are laid out overlapping on random
+tables, warped (rotation, perspective, squash), lit, blurred, noised and JPEG-compressed; the
+multi-scale candidate proposals of proposals.py (identical to the C++ pipeline) run on each scene,
+and each candidate patch is labelled with the card whose corner index it covers, or 52
+("not an index"). Seeded and reproducible.
+
+usage: make_patches.py SHEETDIR OUT.npz --scenes N --seed S [--designs a,b,...]
+"""
+import argparse, os, sys
+import cv2
+import numpy as np
+import proposals as pr
+cv2.setNumThreads(1)
+
+SUITS = 'CDHS'
+RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K']
+HELD_OUT = ['bellot', 'paris', 'plastic', 'tango_nuevo']   # never used in training
+
+
+def class_index(rank, suit):      # scoring::Card::index(): suit * 13 + rank - 1
+    return suit * 13 + rank
+
+
+def load_sheet(path):
+    im = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    h, w = im.shape[:2]
+    cw, ch = w / 13.0, h / 5.0
+    cells = {}
+    for s in range(4):
+        for r in range(13):
+            c = im[int(round(s * ch)):int(round((s + 1) * ch)), int(round(r * cw)):int(round((r + 1) * cw))]
+            cells[class_index(r, s)] = c
+    return cells
+
+
+def index_blobs(card):
+    """Rank-glyph and pip blob centres of the top-left index of a flat card image (BGRA)."""
+    h, w = card.shape[:2]
+    a = card[:, :, 3:4].astype(np.float32) / 255
+    gray = cv2.cvtColor((card[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    bw = (gray < 160).astype(np.uint8)
+    n, lab, st, cen = cv2.connectedComponentsWithStats(bw, connectivity=8)
+    cand = []
+    for i in range(1, n):
+        x, y, bw_, bh, ar = st[i]
+        if x < 0.25 * w and y < 0.36 * h and 0.03 * h < max(bw_, bh) < 0.16 * h and ar > 8 and x > 1 and y > 1:
+            cand.append((y, x, bw_, bh, cen[i]))
+    if len(cand) < 2:
+        return None
+    cand.sort()
+    top = cand[0]
+    rank = [c for c in cand if abs(c[0] - top[0]) < 0.3 * top[3] and c[1] < top[1] + 2.5 * top[2]]
+    below = [c for c in cand if c[0] > top[0] + 0.6 * top[3]]
+    if not below:
+        return None
+    pip = min(below, key=lambda c: c[0])
+    return [c[4] for c in rank], pip[4], max(top[2], top[3])
+
+
+def random_background(rng, H, W):
+    base = rng.uniform(0, 255, 3)
+    bg = np.empty((H, W, 3), np.float32); bg[:] = base
+    # gradient light
+    gx, gy = np.meshgrid(np.linspace(-1, 1, W), np.linspace(-1, 1, H))
+    bg += (rng.uniform(-60, 60) * gx + rng.uniform(-60, 60) * gy)[..., None]
+    # texture
+    if rng.random() < 0.7:
+        noise = cv2.resize(rng.normal(0, 1, (H // 8 + 1, W // 8 + 1)).astype(np.float32), (W, H))
+        bg += (rng.uniform(5, 35) * noise)[..., None]
+    if rng.random() < 0.5:
+        bg += rng.normal(0, rng.uniform(2, 12), (H, W, 1))
+    bg = np.clip(bg, 0, 255).astype(np.uint8)
+    # clutter: text (keyboards, print), lines, blobs
+    for _ in range(rng.integers(0, 14)):
+        txt = ''.join(rng.choice(list('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789?/<>,.;-+=&%$#@!')) for _ in range(rng.integers(1, 4)))
+        col = tuple(int(v) for v in rng.uniform(0, 255, 3))
+        cv2.putText(bg, txt, (int(rng.uniform(0, W)), int(rng.uniform(0, H))), int(rng.integers(0, 8)),
+                    rng.uniform(0.4, 2.0), col, int(rng.integers(1, 4)), cv2.LINE_AA)
+    for _ in range(rng.integers(0, 6)):
+        col = tuple(int(v) for v in rng.uniform(0, 255, 3))
+        p1 = (int(rng.uniform(0, W)), int(rng.uniform(0, H))); p2 = (int(rng.uniform(0, W)), int(rng.uniform(0, H)))
+        if rng.random() < 0.5:
+            cv2.line(bg, p1, p2, col, int(rng.integers(1, 8)))
+        else:
+            cv2.ellipse(bg, p1, (int(rng.uniform(3, 40)), int(rng.uniform(3, 40))), rng.uniform(0, 180), 0, 360, col, -1)
+    return bg
+
+
+def make_scene(rng, decks, H=480, W=640):
+    """One scene: (bgr image, list of (class, A-centres, pip-centre, z-map id)), id map."""
+    img = random_background(rng, H, W).astype(np.float32)
+    ids = np.full((H, W), -1, np.int32)
+    cards = []
+    ncards = int(rng.integers(1, 9))
+    design = decks[int(rng.integers(0, len(decks)))]
+    dark = rng.random() < 0.2
+    # cluster centre for overlaps/fans
+    cx0, cy0 = rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H
+    card_h = rng.uniform(70, 420)
+    fan = rng.random() < 0.4
+    ang0 = rng.uniform(0, 360)
+    for k in range(ncards):
+        cls = int(rng.integers(0, 52))
+        art, info = design[cls]
+        if info is None:
+            continue
+        ch, cw = art.shape[:2]
+        s = card_h * rng.uniform(0.9, 1.1) / ch
+        if fan:
+            ang = ang0 + k * rng.uniform(5, 25)
+            cx, cy = cx0 + rng.normal(0, 0.03) * W, cy0 + rng.normal(0, 0.03) * H
+        else:
+            ang = rng.uniform(0, 360)
+            cx, cy = cx0 + rng.normal(0, 0.3) * W, cy0 + rng.normal(0, 0.3) * H
+        M = cv2.getRotationMatrix2D((cw / 2, ch / 2), ang, s)
+        M[0, 2] += cx - cw / 2; M[1, 2] += cy - ch / 2
+        # perspective: jitter the 4 corners
+        src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+        dst = cv2.transform(src[None], M)[0]
+        dst += rng.normal(0, 0.06 * card_h, dst.shape).astype(np.float32)
+        P = cv2.getPerspectiveTransform(src, dst)
+        rgb = art[:, :, :3].astype(np.float32)
+        if dark:
+            rgb = 255 - rgb
+            rgb = rgb * np.float32([rng.uniform(0.3, 1.0), rng.uniform(0.6, 1.0), rng.uniform(0.7, 1.0)])
+        warped = cv2.warpPerspective(np.dstack([rgb, art[:, :, 3].astype(np.float32)]), P, (W, H), flags=cv2.INTER_LINEAR)
+        a = warped[:, :, 3:4] / 255.0
+        img = img * (1 - a) + warped[:, :, :3] * a
+        ids[a[:, :, 0] > 0.5] = len(cards)
+        ranks, pip, gsize = info
+        # both corners: top-left and the 180-degree one (bottom-right)
+        pts = []
+        for rot in (False, True):
+            rp = [np.float32(r) for r in ranks]; pp = np.float32(pip)
+            if rot:
+                rp = [np.float32([cw - r[0], ch - r[1]]) for r in rp]; pp = np.float32([cw - pp[0], ch - pp[1]])
+            allp = cv2.perspectiveTransform(np.float32([*rp, pp])[None], P)[0]
+            pts.append((allp[:-1], allp[-1]))
+        cards.append((cls, pts, gsize * s))
+    return img, ids, cards
+
+
+def photometric(rng, img):
+    img = img * rng.uniform(0.4, 1.3) + rng.uniform(-40, 40)
+    if rng.random() < 0.3:  # glare spot
+        H, W = img.shape[:2]
+        yy, xx = np.mgrid[0:H, 0:W]
+        cx, cy, r = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(20, 200)
+        img = img + (rng.uniform(40, 160) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)))[..., None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        k = rng.choice([3, 5]); img = cv2.GaussianBlur(img, (int(k), int(k)), rng.uniform(0.3, 1.5))
+    if rng.random() < 0.5:
+        img = np.clip(img + rng.normal(0, rng.uniform(2, 12), img.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:  # salt and pepper like the exported set
+        m = rng.random(img.shape[:2]); p = rng.uniform(0.002, 0.02)
+        img[m < p / 2] = 0; img[m > 1 - p / 2] = 255
+    q = int(rng.uniform(30, 95))
+    img = cv2.imdecode(cv2.imencode('.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+    # squash like the stretched 640x640 export, then a random final size
+    H, W = img.shape[:2]
+    if rng.random() < 0.6:
+        img = cv2.resize(img, (640, 640), interpolation=cv2.INTER_AREA)
+    return img
+
+
+def label_candidates(cands, cards, ids, scale_xy):
+    """Class of each candidate (A centre, B centre): the card whose index it is, else 52."""
+    sx, sy = scale_xy
+    c = np.array(cands, np.float64).reshape(-1, 4)
+    labels = np.full(len(c), 52, np.int64)
+    for ci, (cls, pts, gsize) in enumerate(cards):
+        tol = 0.45 * gsize * max(sx, sy)
+        for rp, pp in pts:
+            pb = pp * [sx, sy]
+            okb = np.hypot(c[:, 2] - pb[0], c[:, 3] - pb[1]) <= tol
+            oka = np.zeros(len(c), bool)
+            for r in rp:
+                oka |= np.hypot(c[:, 0] - r[0] * sx, c[:, 1] - r[1] * sy) <= tol
+            ix, iy = int(pb[0] / sx), int(pb[1] / sy)
+            visible = 0 <= iy < ids.shape[0] and 0 <= ix < ids.shape[1] and ids[iy, ix] == ci
+            if visible:
+                labels[okb & oka] = cls
+    return labels.tolist()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('sheets'); ap.add_argument('out')
+    ap.add_argument('--scenes', type=int, default=2000); ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--designs', default='train', help="'train', 'heldout' or a comma list")
+    ap.add_argument('--neg-ratio', type=float, default=3.0)
+    a = ap.parse_args()
+    rng = np.random.default_rng(a.seed)
+    names = sorted(f[:-4] for f in os.listdir(a.sheets) if f.endswith('.png'))
+    if a.designs == 'train':
+        names = [n for n in names if n not in HELD_OUT]
+    elif a.designs == 'heldout':
+        names = [n for n in names if n in HELD_OUT]
+    else:
+        names = a.designs.split(',')
+    decks = []
+    for n in names:
+        cells = load_sheet(os.path.join(a.sheets, n + '.png'))
+        d = {c: (art, index_blobs(art)) for c, art in cells.items()}
+        bad = sum(v[1] is None for v in d.values())
+        print(f'{n}: index found on {52 - bad}/52', file=sys.stderr)
+        decks.append(d)
+    X, Y = [], []
+    for i in range(a.scenes):
+        img, ids, cards = make_scene(rng, decks)
+        H, W = img.shape[:2]
+        img = photometric(rng, img)
+        sx, sy = img.shape[1] / W, img.shape[0] / H
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        sel = {}
+        def select(cands):
+            labels = label_candidates([c[:4] for c in cands], cards, ids, (sx, sy))
+            pos = [k for k, l in enumerate(labels) if l < 52]
+            neg = [k for k, l in enumerate(labels) if l == 52]
+            nneg = min(len(neg), max(4, int(a.neg_ratio * max(len(pos), 1))))
+            keep = pos + [int(k) for k in rng.choice(neg, nneg, replace=False)] if neg else pos
+            sel['labels'] = labels
+            return keep
+        cands, patches = pr.propose(gray, select)
+        for k, p in enumerate(patches):
+            if p is not None:
+                X.append(p); Y.append(sel['labels'][k])
+        if i % 200 == 0:
+            print(f'scene {i}: {len(X)} patches, {sum(1 for y in Y if y < 52)} positive', file=sys.stderr)
+    np.savez_compressed(a.out, x=np.array(X, np.uint8), y=np.array(Y, np.int64))
+    print(f'{len(X)} patches, {sum(1 for y in Y if y < 52)} positive -> {a.out}', file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,103 @@
+"""Index candidate proposals, the Python twin of vision/src/index_proposals.cpp.
+
+Both must stay identical: the classifier is trained on exactly the patches the C++ pipeline
+cuts. A candidate is an ordered pair of ink blobs (A above B: rank glyph above suit pip); the
+patch is cut upright along the A->B axis.
+"""
+import cv2
+import numpy as np
+
+PATCH_W, PATCH_H = 24, 40     # classifier input (width, height), grayscale
+SPAN_W, SPAN_H = 1.5, 2.5     # patch extent in units of the A-B centre distance
+WORK_MAX = 1024               # longest side the pipeline works at (larger pictures are shrunk)
+BLOCK, THRESH_C = 25, 10      # adaptive threshold (mean) window and offset
+MIN_BLOB, MAX_BLOB = 5, 28    # blob size (longest bbox side) at each pyramid level
+LEVELS, MIN_LEVEL_SIDE = 4, 48
+IDEAL_D = 16.0                # A-B distance the patch is best cut at (pyramid level chosen for it)
+
+
+def ink_blobs(gray, invert=False):
+    """Connected components of locally dark (light, if invert) ink of glyph size: (x, y, size)."""
+    h, w = gray.shape
+    g = 255 - gray if invert else gray
+    bw = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, BLOCK, THRESH_C)
+    n, lab, st, cen = cv2.connectedComponentsWithStats(bw, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, bw_, bh, a = st[i]
+        s = max(bw_, bh)
+        if s < MIN_BLOB or s > MAX_BLOB or a < 10:
+            continue
+        fill = a / float(bw_ * bh)
+        if fill < 0.12 or fill > 0.97:
+            continue
+        out.append((float(cen[i][0]), float(cen[i][1]), float(s)))
+    return out
+
+
+def pairs(blobs):
+    """Ordered pairs (i, j) of blobs that could be rank glyph i above suit pip j."""
+    res = []
+    for i in range(len(blobs)):
+        xi, yi, si = blobs[i]
+        for j in range(len(blobs)):
+            if i == j:
+                continue
+            xj, yj, sj = blobs[j]
+            smax = max(si, sj); smin = min(si, sj)
+            if smin < 0.3 * smax:
+                continue
+            d2 = (xi - xj) ** 2 + (yi - yj) ** 2
+            if d2 <= (0.55 * smax) ** 2 or d2 >= (1.9 * smax) ** 2:
+                continue
+            res.append((i, j))
+    return res
+
+
+def pyramid(gray):
+    levels = [gray]
+    while len(levels) < LEVELS and min(levels[-1].shape) >= 2 * MIN_LEVEL_SIDE:
+        g = levels[-1]
+        levels.append(cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA))
+    return levels
+
+
+def cut_patch(gray, ax, ay, bx, by):
+    """Upright patch with A (rank) above B (pip), PATCH_W x PATCH_H, from image gray."""
+    vx, vy = bx - ax, by - ay                    # down direction
+    d = float(np.hypot(vx, vy))
+    dx, dy = vx / d, vy / d
+    rx, ry = -dy, dx                             # right direction (image y down)
+    cx, cy = (ax + bx) / 2, (ay + by) / 2
+    sw, sh = SPAN_W * d, SPAN_H * d
+    # affine map patch -> image: p = c + r*(u - W/2)*sw/W + dn*(v - H/2)*sh/H
+    kx, ky = sw / PATCH_W, sh / PATCH_H
+    M = np.float64([[rx * kx, dx * ky, cx - rx * sw / 2 - dx * sh / 2],
+                    [ry * kx, dy * ky, cy - ry * sw / 2 - dy * sh / 2]])
+    return cv2.warpAffine(gray, M, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def propose(gray, select=None):
+    """All candidates of a grayscale working image: list of (ax, ay, bx, by, invert) in image
+    pixels and the matching uint8 patches (ink made dark when invert). select(cands) may pick
+    the indices whose patches are cut (the others get None)."""
+    g = cv2.medianBlur(gray, 3)
+    levels = pyramid(g)
+    inv_levels = [255 - l for l in levels]
+    cands = []
+    for li, lev in enumerate(levels):
+        f = float(1 << li)
+        for inv in (False, True):
+            bl = ink_blobs(lev, inv)
+            for i, j in pairs(bl):
+                cands.append((bl[i][0] * f, bl[i][1] * f, bl[j][0] * f, bl[j][1] * f, inv))
+    keep = range(len(cands)) if select is None else select(cands)
+    patches = [None] * len(cands)
+    for n in keep:
+        ax, ay, bx, by, inv = cands[n]
+        d = np.hypot(bx - ax, by - ay)
+        k = int(np.clip(np.round(np.log2(max(d, 1e-3) / IDEAL_D)), 0, len(levels) - 1))
+        q = float(1 << k)
+        patches[n] = cut_patch((inv_levels if inv else levels)[k], ax / q, ay / q, bx / q, by / q)
+    return cands, patches

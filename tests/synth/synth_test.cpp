@@ -1,0 +1,297 @@
+// nertz::synth: deterministic scenes, labels consistent with the per-card JSON, YOLO files that
+// follow the real set's rules, the held-out split respected, and reasonable speed.
+#include <gtest/gtest.h>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "../cli/cli_runner.hpp"
+#include "nertz/scoring/error.hpp"
+#include "nertz/synth/card_art.hpp"
+#include "nertz/synth/dataset.hpp"
+#include "nertz/synth/design_split.hpp"
+#include "nertz/synth/scene.hpp"
+
+namespace fs = std::filesystem;
+namespace sy = nertz::synth;
+using nertz::testing::runCli;
+using nertz::testing::slurp;
+
+namespace {
+
+const std::vector<sy::CardDesign>& testDesigns() {
+    static const std::vector<sy::CardDesign> designs = [] {
+        auto d = sy::loadCardArt(NERTZ_TEST_CARDART);
+        d.push_back(sy::makeNertzColourDesign());
+        return d;
+    }();
+    return designs;
+}
+
+fs::path tempDir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("nertz-synth-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir);
+    return dir;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty()) out.push_back(l);
+    return out;
+}
+
+// The real set's label rules: "class cx cy w h" (a box) or "class x1 y1 x2 y2 ..." (a polygon of at
+// least three points), class an index into classes.txt, coordinates in 0..1. Returns "" or a fault.
+std::string checkYoloLine(const std::string& line, int classes) {
+    std::istringstream in(line);
+    int cls = -1;
+    if (!(in >> cls) || cls < 0 || cls >= classes) return "bad class in '" + line + "'";
+    std::vector<double> v;
+    for (double x; in >> x;) v.push_back(x);
+    if (!in.eof()) return "non-number in '" + line + "'";
+    for (double x : v)
+        if (x < 0.0 || x > 1.0) return "coordinate outside 0..1 in '" + line + "'";
+    if (v.size() == 4) {
+        if (v[2] <= 0 || v[3] <= 0) return "empty box in '" + line + "'";
+        return "";
+    }
+    if (v.size() >= 6 && v.size() % 2 == 0) return "";
+    return "neither a box nor a polygon: '" + line + "'";
+}
+
+}  // namespace
+
+TEST(SynthClasses, MatchTheRealSetInOrder) {
+    const auto& names = sy::yoloClassNames();
+    ASSERT_EQ(names.size(), 55u);
+    EXPECT_EQ(names.front(), "10C");
+    EXPECT_EQ(names[40], "BACK");
+    EXPECT_EQ(names.back(), "RED JOKER");
+    const fs::path real = fs::path(NERTZ_SHARED_DIR) / "data" / "real-cards" / "classes.txt";
+    if (!fs::exists(real)) GTEST_SKIP() << "no real set at " << real;
+    EXPECT_EQ(lines(slurp(real)), names);
+}
+
+TEST(SynthYolo, RealLabelsFollowTheRulesTheCheckerUses) {
+    const fs::path real = fs::path(NERTZ_SHARED_DIR) / "data" / "real-cards" / "webcam_table" / "labels";
+    if (!fs::exists(real)) GTEST_SKIP() << "no real set at " << real;
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(real)) {
+        for (const auto& l : lines(slurp(e.path()))) EXPECT_EQ(checkYoloLine(l, 55), "") << e.path();
+        if (++files == 20) break;
+    }
+    EXPECT_GT(files, 0);
+}
+
+TEST(SynthArt, EveryFaceHasTwoIndicesInItsCorners) {
+    for (const auto& d : testDesigns()) {
+        ASSERT_EQ(d.faces.size(), 52u) << d.name;
+        ASSERT_FALSE(d.backs.empty()) << d.name;
+        for (const auto& f : d.faces) {
+            ASSERT_EQ(f.indices.size(), 2u) << d.name << " " << f.name;
+            const float w = float(f.image.cols), h = float(f.image.rows);
+            for (const auto& r : f.indices) {
+                const cv::Point2f c(r.box.x + r.box.width / 2, r.box.y + r.box.height / 2);
+                const bool topLeft = r.corner == "top_left";
+                EXPECT_EQ(topLeft, c.x < 0.36f * w && c.y < 0.4f * h) << d.name << " " << f.name << " " << r.corner;
+                if (!topLeft) {
+                    EXPECT_TRUE(c.x > 0.64f * w && c.y > 0.6f * h) << d.name << " " << f.name;
+                }
+                EXPECT_GT(r.box.height, 0.05f * h) << d.name << " " << f.name;
+                EXPECT_LT(r.box.height, 0.35f * h) << d.name << " " << f.name;
+            }
+        }
+    }
+}
+
+TEST(SynthScene, SameSeedSameBytes) {
+    sy::SceneOptions opt;
+    opt.size = {800, 600};
+    const sy::SceneGenerator gen(testDesigns(), opt);
+    const fs::path a = tempDir("det-a"), b = tempDir("det-b");
+    sy::DatasetOptions d;
+    d.scenes = 3;
+    d.seed = 42;
+    sy::writeDataset(a, gen, d);
+    sy::writeDataset(b, gen, d);
+    for (const auto& e : fs::directory_iterator(a / "labels")) {
+        const std::string name = e.path().filename().string();
+        EXPECT_EQ(slurp(e.path()), slurp(b / "labels" / name)) << name;
+        const std::string stem = e.path().stem().string();
+        EXPECT_EQ(slurp(a / "cards" / (stem + ".json")), slurp(b / "cards" / (stem + ".json"))) << stem;
+        EXPECT_EQ(slurp(a / "images" / (stem + ".jpg")), slurp(b / "images" / (stem + ".jpg"))) << stem;
+    }
+    // another seed gives another scene
+    d.seed = 43;
+    const fs::path c = tempDir("det-c");
+    sy::writeDataset(c, gen, d);
+    EXPECT_NE(slurp(c / "cards" / "synth_43_000000.json"), slurp(a / "cards" / "synth_42_000000.json"));
+    fs::remove_all(a);
+    fs::remove_all(b);
+    fs::remove_all(c);
+}
+
+TEST(SynthScene, LabelsAgreeWithTheCardRecords) {
+    for (const auto kind : {"mixed", "lake", "fan", "ribbon", "backs", "faces"}) {
+        sy::SceneOptions opt;
+        opt.kind = sy::parseSceneKind(kind);
+        opt.randomSize = true;
+        opt.stretchSquare = std::string(kind) == "faces";
+        const sy::SceneGenerator gen(testDesigns(), opt);
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            const sy::Scene s = gen.generate(seed);
+            const auto json = nlohmann::json::parse(sy::sceneJson(s, "x", seed));
+            const double w = json["width"], h = json["height"];
+            ASSERT_EQ(w, s.image.cols);
+            int visibleStandard = 0, backs = 0;
+            for (const auto& card : json["cards"]) {
+                std::vector<cv::Point2f> quad;
+                for (const auto& p : card["quad"]) quad.emplace_back(p[0].get<float>(), p[1].get<float>());
+                ASSERT_EQ(quad.size(), 4u);
+                const bool standard = sy::yoloClassOf(card["face"]) >= 0;
+                if (card["side"] == "back") {
+                    EXPECT_TRUE(card["indices"].empty());
+                    if (card["visible_fraction"].get<double>() >= 0.1) ++backs;
+                    continue;
+                }
+                for (const auto& idx : card["indices"]) {
+                    if (!idx["visible"].get<bool>()) continue;
+                    visibleStandard += standard;
+                    const auto& b = idx["box"];
+                    const double bx = b[0], by = b[1], bw = b[2], bh = b[3];
+                    EXPECT_GE(bx, 0.0);
+                    EXPECT_GE(by, 0.0);
+                    EXPECT_LE(bx + bw, w + 0.01);
+                    EXPECT_LE(by + bh, h + 0.01);
+                    EXPECT_GE(card["visible_fraction"].get<double>(), 0.0);
+                    for (const auto& p : idx["quad"])
+                        EXPECT_GE(cv::pointPolygonTest(quad, cv::Point2f(p[0].get<float>(), p[1].get<float>()), true), -1.0)
+                            << kind << " seed " << seed << " " << card["face"];
+                }
+            }
+            int boxes = 0, polys = 0;
+            for (const auto& l : lines(sy::yoloLabels(s))) {
+                ASSERT_EQ(checkYoloLine(l, 55), "") << kind << " seed " << seed;
+                std::istringstream in(l);
+                int cls;
+                in >> cls;
+                if (cls == sy::yoloClassOf("BACK")) {
+                    ++polys;
+                } else {
+                    ++boxes;
+                }
+            }
+            EXPECT_EQ(boxes, visibleStandard) << kind << " seed " << seed;
+            EXPECT_LE(polys, backs) << kind << " seed " << seed;
+        }
+    }
+}
+
+TEST(SynthScene, IndexBoxesSitOnTheirCardsInTheImage) {
+    // a visible index box must show ink of a card: its pixels differ from a blank table
+    sy::SceneOptions opt;
+    opt.kind = sy::SceneKind::Faces;
+    opt.maxTiltDegrees = 0;
+    const sy::SceneGenerator gen(testDesigns(), opt);
+    const sy::Scene s = gen.generate(7);
+    int checked = 0;
+    for (const auto& c : s.cards)
+        for (const auto& i : c.indices)
+            if (i.visible) {
+                const cv::Rect r = cv::Rect(i.box) & cv::Rect(0, 0, s.image.cols, s.image.rows);
+                cv::Scalar mean, dev;
+                cv::meanStdDev(s.image(r), mean, dev);
+                EXPECT_GT(dev[0] + dev[1] + dev[2], 15.0) << c.face;
+                ++checked;
+            }
+    EXPECT_GT(checked, 0);
+}
+
+TEST(SynthSplit, HeldOutDesignsNeverAppearInATrainRun) {
+    const auto split = sy::loadDesignSplit(fs::path(NERTZ_SOURCE_DIR) / "models" / "training" / "designs.json");
+    ASSERT_TRUE(split.isHeldOut("gnome-simplistic"));
+    const fs::path out = tempDir("train");
+    const auto r = runCli({"synth", "--out", out.string(), "--scenes", "4", "--seed", "5", "--kind", "backs", "--size", "640x480",
+                           "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(r.code, 0) << r.err;
+    int cards = 0;
+    for (const auto& e : fs::directory_iterator(out / "cards")) {
+        const auto json = nlohmann::json::parse(slurp(e.path()));
+        for (const auto& d : json["decks"]) EXPECT_FALSE(split.isHeldOut(d["design"])) << e.path();
+        for (const auto& c : json["cards"]) {
+            EXPECT_FALSE(split.isHeldOut(c["design"])) << e.path();
+            ++cards;
+        }
+    }
+    EXPECT_GT(cards, 0);
+    fs::remove_all(out);
+    const auto h = runCli({"synth", "--out", out.string(), "--scenes", "3", "--seed", "5", "--designs", "heldout", "--no-colour-deck",
+                           "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(h.code, 0) << h.err;
+    for (const auto& e : fs::directory_iterator(out / "cards"))
+        for (const auto& d : nlohmann::json::parse(slurp(e.path()))["decks"]) EXPECT_TRUE(split.isHeldOut(d["design"]));
+    fs::remove_all(out);
+}
+
+TEST(SynthCli, WritesTheRealSetLayout) {
+    const fs::path out = tempDir("cli");
+    const auto r = runCli({"synth", "--out", out.string(), "--scenes", "2", "--seed", "9", "--kind", "lake", "--size", "square",
+                           "--crops", "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(lines(slurp(out / "classes.txt")), sy::yoloClassNames());
+    for (const char* stem : {"synth_9_000000", "synth_9_000001"}) {
+        const cv::Mat img = cv::imread((out / "images" / (std::string(stem) + ".jpg")).string());
+        ASSERT_FALSE(img.empty());
+        EXPECT_EQ(img.size(), cv::Size(640, 640));
+        EXPECT_TRUE(fs::exists(out / "labels" / (std::string(stem) + ".txt")));
+        EXPECT_TRUE(fs::exists(out / "cards" / (std::string(stem) + ".json")));
+    }
+    EXPECT_TRUE(fs::is_directory(out / "crops"));
+    fs::remove_all(out);
+}
+
+TEST(SynthCli, BadArgumentsExitTwoWithOneLine) {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"synth", "--out", "/tmp/x", "--kind", "piles", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--size", "10x10", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--designs", "some", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--cardart", "/nonexistent/cardart"},
+             {"synth", "--scenes", "3"}}) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.code, 2) << args[3];
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+}
+
+TEST(SynthScene, AHdSceneRendersInReasonableTime) {
+    sy::SceneOptions opt;
+    opt.size = {1920, 1080};
+    const sy::SceneGenerator gen(testDesigns(), opt);
+    gen.generate(1);  // warm caches
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::uint64_t s = 2; s < 5; ++s) gen.generate(s);
+    const double perScene = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 3;
+    RecordProperty("seconds_per_1080p_scene", std::to_string(perScene));
+    EXPECT_LT(perScene, 5.0);  // generous: CI machines are shared; unloaded it is well under a second
+}
+
+TEST(SynthErrors, UserMistakesNameTheField) {
+    try {
+        sy::loadCardArt("/nonexistent/cardart");
+        FAIL();
+    } catch (const nertz::scoring::InputError& e) {
+        EXPECT_EQ(e.field(), "cardart");
+        EXPECT_NE(std::string(e.what()).find("render_card_art.sh"), std::string::npos);
+    }
+    EXPECT_THROW(sy::parseSceneKind("heap"), nertz::scoring::InputError);
+    EXPECT_THROW(sy::parseDesignSet("test"), nertz::scoring::InputError);
+    EXPECT_THROW(sy::SceneGenerator({}, sy::SceneOptions{}), nertz::scoring::InputError);
+}

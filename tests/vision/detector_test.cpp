@@ -1,0 +1,113 @@
+// Detector: accuracy on real labelled photos and on synthetic held-out designs; bad frames; grouping.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "nertz/vision.hpp"
+
+using namespace nertz;
+using namespace nertz::vision;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kReal = std::string(NERTZ_SHARED_DIR) + "/data/real-cards";
+
+Detector& detector() {
+    static Detector d;  // loads the model of the source tree (or $NERTZ_MODEL_DIR) once per test run
+    return d;
+}
+
+CardScore scoreGroup(const std::string& group, int every) {
+    CardScore s;
+    std::map<std::string, long> conf;
+    auto items = loadLabelledFolder(kReal + "/" + group);
+    for (std::size_t i = 0; i < items.size(); i += every) {
+        std::set<scoring::Card> pred;
+        for (const auto& c : detector().detect(loadImage(items[i].imagePath)).cards)
+            if (c.face) pred.insert(*c.face);
+        scoreImage(items[i].truth, pred, s, conf);
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST(Detector, MissingModelIsAClearError) {
+    DetectorOptions o;
+    o.modelDir = "/nonexistent/models";
+    try {
+        Detector d(o);
+        FAIL() << "expected ModelError";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("index_cnn.onnx"), std::string::npos);
+    }
+}
+
+TEST(Detector, BadFramesGiveAnErrorOrNothing) {
+    EXPECT_THROW(detector().detect(cv::Mat()), ImageError);
+    EXPECT_THROW(detector().detect(cv::Mat(7000, 7000, CV_8UC1, cv::Scalar(0))), ImageError);  // 49 MP > limit
+    for (const cv::Mat& m : {cv::Mat(480, 640, CV_8UC3, cv::Scalar(0, 0, 0)), cv::Mat(480, 640, CV_8UC1, cv::Scalar(255)),
+                             cv::Mat(1, 1, CV_8UC3, cv::Scalar(9, 9, 9)), cv::Mat(3, 2000, CV_16UC4, cv::Scalar(1, 2, 3, 4))}) {
+        Detection d = detector().detect(m);
+        EXPECT_EQ(d.width, m.cols);
+        for (const auto& c : d.cards) EXPECT_FALSE(c.face.has_value());
+    }
+}
+
+TEST(Detector, GrayscaleAndAlphaVersionsOfARealPhotoStillRead) {
+    auto items = loadLabelledFolder(kReal + "/webcam_table");
+    ASSERT_FALSE(items.empty());
+    cv::Mat bgr = loadImage(items[0].imagePath), gray, bgra;
+    cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
+    cv::cvtColor(bgr, bgra, cv::COLOR_BGR2BGRA);
+    for (const cv::Mat& m : {gray, bgra}) {
+        std::set<scoring::Card> pred;
+        for (const auto& c : detector().detect(m).cards)
+            if (c.face) pred.insert(*c.face);
+        int hits = 0;
+        for (const auto& t : items[0].truth) hits += int(pred.count(t));
+        EXPECT_GE(hits, int(items[0].truth.size()) / 2);
+    }
+}
+
+TEST(Detector, TwoCornersOfOneCardAreOneCard) {
+    IndexReading a, b;
+    a.face = b.face = scoring::Card{10, scoring::Suit::Hearts};
+    a.centre = {100, 100};
+    b.centre = {160, 190};
+    a.scale = b.scale = 15;
+    a.confidence = b.confidence = 0.99f;
+    IndexReading far = a;
+    far.centre = {600, 600};  // another deck's 10H, far away
+    auto cards = groupIndices({a, b, far}, {});
+    ASSERT_EQ(cards.size(), 2u);
+    EXPECT_EQ(cards[0].indices.size() + cards[1].indices.size(), 3u);
+}
+
+TEST(RealCards, WebcamTableAccuracy) {
+    CardScore s = scoreGroup("webcam_table", 2);
+    EXPECT_GE(s.precision(), 0.80) << "tp " << s.truePositives << " fp " << s.falsePositives;
+    EXPECT_GE(s.recall(), 0.60) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+}
+
+TEST(RealCards, PhoneAccuracy) {
+    CardScore s = scoreGroup("phone", 6);
+    EXPECT_GE(s.precision(), 0.80) << "tp " << s.truePositives << " fp " << s.falsePositives;
+    EXPECT_GE(s.recall(), 0.50) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+}
+
+TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
+    CardScore s;
+    std::map<std::string, long> conf;
+    using scoring::Card;
+    using scoring::Suit;
+    scoreImage({Card{10, Suit::Hearts}, Card{1, Suit::Spades}}, {Card{10, Suit::Hearts}, Card{1, Suit::Clubs}}, s, conf);
+    EXPECT_EQ(s.truePositives, 1);
+    EXPECT_EQ(s.falsePositives, 1);
+    EXPECT_EQ(s.falseNegatives, 1);
+    EXPECT_EQ(conf["AS->AC"], 1);
+}

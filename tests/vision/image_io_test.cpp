@@ -1,0 +1,144 @@
+// Bad pictures: unreadable, truncated, zero-size, enormous, empty, gray, 16-bit, alpha.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "nertz/vision/image_io.hpp"
+
+using namespace nertz::vision;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path tempFile(const std::string& name) { return fs::temp_directory_path() / ("nertz_vision_test_" + name); }
+
+void writeBytes(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::vector<std::uint8_t> encode(const std::string& ext, const cv::Mat& m) {
+    std::vector<std::uint8_t> buf;
+    EXPECT_TRUE(cv::imencode(ext, m, buf));
+    return buf;
+}
+
+// The 24-byte PNG signature + IHDR of a w x h 8-bit RGB picture, with no pixel data at all.
+std::vector<std::uint8_t> pngHeaderOnly(std::uint32_t w, std::uint32_t h) {
+    std::vector<std::uint8_t> b = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+    for (std::uint32_t v : {w, h})
+        for (int s = 24; s >= 0; s -= 8) b.push_back(std::uint8_t(v >> s));
+    b.insert(b.end(), {8, 2, 0, 0, 0, 0, 0, 0, 0});
+    return b;
+}
+
+}  // namespace
+
+TEST(ImageIo, MissingFileIsAClearError) {
+    EXPECT_THROW(loadImage("/nonexistent/nothing.jpg"), ImageError);
+}
+
+TEST(ImageIo, ZeroByteFileIsRefused) {
+    auto p = tempFile("empty.jpg");
+    writeBytes(p, {});
+    try {
+        loadImage(p.string());
+        FAIL() << "expected ImageError";
+    } catch (const ImageError& e) {
+        EXPECT_NE(std::string(e.what()).find("empty"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ImageIo, GarbageIsRefused) {
+    auto p = tempFile("garbage.jpg");
+    writeBytes(p, std::vector<std::uint8_t>(1000, 0x41));
+    EXPECT_THROW(loadImage(p.string()), ImageError);
+}
+
+TEST(ImageIo, TruncatedJpegIsRefusedOrDecodedWithoutCrash) {
+    cv::Mat m(480, 640, CV_8UC3, cv::Scalar(30, 120, 200));
+    cv::circle(m, {320, 240}, 100, cv::Scalar(255, 255, 255), -1);
+    auto bytes = encode(".jpg", m);
+    for (std::size_t keep : {std::size_t(2), std::size_t(20), bytes.size() / 3, bytes.size() - 10}) {
+        auto p = tempFile("trunc.jpg");
+        writeBytes(p, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + std::ptrdiff_t(keep)));
+        try {
+            cv::Mat out = loadImage(p.string());
+            EXPECT_EQ(out.type(), CV_8UC3);  // libjpeg may fill a cut-off tail with gray: a sensible result
+            EXPECT_EQ(out.cols, 640);
+        } catch (const ImageError&) {
+        }
+    }
+}
+
+TEST(ImageIo, TruncatedPngHeaderIsRefused) {
+    auto p = tempFile("trunc.png");
+    writeBytes(p, pngHeaderOnly(640, 480));
+    EXPECT_THROW(loadImage(p.string()), ImageError);
+}
+
+TEST(ImageIo, EnormousPictureIsRefusedFromItsHeader) {
+    // 20000 x 20000 announced; refused before decoding (the file holds no pixel data at all)
+    auto p = tempFile("huge.png");
+    writeBytes(p, pngHeaderOnly(20000, 20000));
+    try {
+        loadImage(p.string());
+        FAIL() << "expected ImageError";
+    } catch (const ImageError& e) {
+        EXPECT_NE(std::string(e.what()).find("20000x20000"), std::string::npos) << e.what();
+    }
+    auto size = peekImageSize(pngHeaderOnly(20000, 20000).data(), 24 + 9);
+    EXPECT_EQ(size.width, 20000);
+}
+
+TEST(ImageIo, EnormousJpegIsRefusedFromItsHeader) {
+    cv::Mat m(16, 16, CV_8UC3, cv::Scalar(1, 2, 3));
+    auto bytes = encode(".jpg", m);
+    // patch the SOF0 frame size to 20000 x 20000
+    for (std::size_t i = 2; i + 9 < bytes.size(); ++i) {
+        if (bytes[i] == 0xFF && bytes[i + 1] == 0xC0) {
+            bytes[i + 5] = 20000 >> 8; bytes[i + 6] = 20000 & 255;
+            bytes[i + 7] = 20000 >> 8; bytes[i + 8] = 20000 & 255;
+            break;
+        }
+    }
+    EXPECT_EQ(peekImageSize(bytes.data(), bytes.size()).width, 20000);
+    auto p = tempFile("huge.jpg");
+    writeBytes(p, bytes);
+    EXPECT_THROW(loadImage(p.string()), ImageError);
+}
+
+TEST(ImageIo, ZeroSizeHeaderIsRefused) {
+    auto p = tempFile("zero.png");
+    auto b = pngHeaderOnly(0, 0);
+    writeBytes(p, b);
+    EXPECT_THROW(loadImage(p.string()), ImageError);
+}
+
+TEST(ImageIo, EmptyMatIsRefused) {
+    EXPECT_THROW(toBgr8(cv::Mat()), ImageError);
+}
+
+TEST(ImageIo, GraySixteenBitAndAlphaBecomeBgr8) {
+    cv::Mat gray(60, 80, CV_8UC1, cv::Scalar(100));
+    cv::Mat deep(60, 80, CV_16UC3, cv::Scalar(65535, 0, 32768));
+    cv::Mat alpha(60, 80, CV_8UC4, cv::Scalar(10, 20, 30, 0));
+    for (const cv::Mat& m : {gray, deep, alpha}) {
+        cv::Mat out = toBgr8(m);
+        EXPECT_EQ(out.type(), CV_8UC3);
+        EXPECT_EQ(out.size(), m.size());
+    }
+    EXPECT_EQ(toBgr8(deep).at<cv::Vec3b>(0, 0), cv::Vec3b(255, 0, 128));
+    // and through files: 16-bit PNG, gray PNG, 4-channel PNG
+    for (const auto& [name, m] : {std::pair{"deep.png", deep}, std::pair{"gray.png", gray}, std::pair{"alpha.png", alpha}}) {
+        auto p = tempFile(name);
+        writeBytes(p, encode(".png", m));
+        cv::Mat out = loadImage(p.string());
+        EXPECT_EQ(out.type(), CV_8UC3) << name;
+        EXPECT_EQ(out.size(), m.size()) << name;
+    }
+}

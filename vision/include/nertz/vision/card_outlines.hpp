@@ -1,0 +1,31 @@
+// Card outlines: quadrilaterals of whole, separated cards found as bright or uniform four-sided
+// regions, with a first guess of the side (face: light, little colour; back: patterned/coloured).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace nertz::vision {
+
+enum class Side { Face, Back };
+
+// Four corners in reading order: top-left, top-right, bottom-right, bottom-left (image pixels).
+using Quad = std::array<cv::Point2f, 4>;
+
+struct CardOutline {
+    Quad quad;
+    Side side = Side::Face;
+};
+
+// Card-shaped quadrilaterals in an 8-bit BGR picture (separated cards; a pile's top card when its
+// edges show). Overlapping fans are left to the index reader.
+std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr);
+
+// Corners sorted to reading order (top-left first, clockwise).
+Quad orderCorners(const std::vector<cv::Point2f>& pts);
+
+bool quadContains(const Quad& q, cv::Point2f p);
+
+}  // namespace nertz::vision

@@ -1,0 +1,70 @@
+// The detection pipeline: picture -> card outlines, corner indices read and grouped to cards.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "nertz/scoring/card.hpp"
+#include "nertz/vision/card_outlines.hpp"
+#include "nertz/vision/index_proposals.hpp"
+#include "nertz/vision/index_reader.hpp"
+
+namespace nertz::vision {
+
+// One corner index read in the picture.
+struct IndexReading {
+    cv::Rect2f box;            // axis-aligned box around the index, image pixels
+    cv::Point2f centre;
+    cv::Point2f up;            // unit vector from pip to rank glyph (the card's "up" at this corner)
+    float scale = 0.f;         // rank-to-pip distance, image pixels
+    scoring::Card face;
+    float confidence = 0.f;
+};
+
+// One card: its outline when the edges were found, its side, its face when an index was read.
+struct DetectedCard {
+    std::optional<Quad> quad;
+    Side side = Side::Face;
+    std::optional<scoring::Card> face;
+    float confidence = 0.f;
+    std::vector<IndexReading> indices;  // one or two corners of this card
+};
+
+struct Detection {
+    int width = 0;
+    int height = 0;
+    double ms = 0;  // processing time of detect(), milliseconds
+    std::vector<DetectedCard> cards;
+};
+
+struct DetectorOptions {
+    std::string modelDir;          // empty: resolveModelDir()
+    float minConfidence = 0.90f;   // an index is reported at or above this classifier probability
+    int workMaxSide = 1024;        // larger pictures are shrunk to this longest side first
+    bool findOutlines = true;
+};
+
+// Owns the loaded models; detect() may be called for frame after frame (not concurrently).
+class Detector {
+public:
+    explicit Detector(DetectorOptions options = {});  // throws ModelError when a model is missing
+
+    // Any 8/16-bit, 1/3/4-channel picture; throws ImageError for empty or oversized ones.
+    Detection detect(const cv::Mat& image);
+
+    const DetectorOptions& options() const noexcept { return options_; }
+
+private:
+    DetectorOptions options_;
+    ProposalParams params_;
+    IndexReader reader_;
+};
+
+// Indices of one face that belong to one card (both corners of it) are merged: corners of the same
+// face closer than a card's diagonal, or inside one outline, are one card. Exposed for tests.
+std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const std::vector<CardOutline>& outlines);
+
+}  // namespace nertz::vision

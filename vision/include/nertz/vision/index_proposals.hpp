@@ -1,0 +1,48 @@
+// Corner-index candidates: ordered pairs of glyph-sized ink blobs (rank glyph A above suit pip B),
+// found on an image pyramid in both ink polarities, and the upright patch each pair cuts.
+// Twin of models/training/proposals.py: the classifier is trained on exactly these patches.
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace nertz::vision {
+
+// Parameters shared with models/training/proposals.py; change both together (and retrain).
+struct ProposalParams {
+    int patchWidth = 24;     // classifier input, pixels
+    int patchHeight = 40;
+    float spanWidth = 1.5f;  // patch extent in units of the A-B distance
+    float spanHeight = 2.5f;
+    int block = 25;          // adaptive threshold window (mean) and offset
+    double thresholdC = 10;
+    int minBlob = 5;         // blob size range (longest bounding-box side) at every pyramid level
+    int maxBlob = 28;
+    int levels = 4;          // pyramid levels (each half the size of the one before)
+    int minLevelSide = 48;
+    float idealDistance = 16.f;  // A-B distance (pixels) a patch is best cut at
+};
+
+// One candidate index: rank-glyph centre a, pip centre b (working-image pixels); invert: light ink.
+struct IndexCandidate {
+    cv::Point2f a;
+    cv::Point2f b;
+    bool invert = false;
+};
+
+// The image pyramid the proposals and patches are computed on (median-filtered gray, halved per level).
+struct ProposalPyramid {
+    std::vector<cv::Mat> levels;
+    std::vector<cv::Mat> inverted;
+};
+
+ProposalPyramid buildPyramid(const cv::Mat& gray8, const ProposalParams& p = {});
+
+// All candidate pairs of the pyramid, in level-0 pixels.
+std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, const ProposalParams& p = {});
+
+// The upright patch (CV_8U, patchWidth x patchHeight, dark ink) of one candidate.
+cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p = {});
+
+}  // namespace nertz::vision

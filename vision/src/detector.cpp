@@ -1,0 +1,87 @@
+// The detection pipeline; see detector.hpp.
+#include "nertz/vision/detector.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "nertz/vision/image_io.hpp"
+
+namespace nertz::vision {
+
+Detector::Detector(DetectorOptions options)
+    : options_(std::move(options)), reader_(resolveModelDir(options_.modelDir)) {}
+
+Detection Detector::detect(const cv::Mat& image) {
+    auto t0 = std::chrono::steady_clock::now();
+    cv::Mat bgr = toBgr8(image);
+    Detection result;
+    result.width = bgr.cols;
+    result.height = bgr.rows;
+
+    // 1. working copy: gray, longest side at most workMaxSide
+    double scale = 1.0;
+    cv::Mat work = bgr;
+    if (std::max(bgr.cols, bgr.rows) > options_.workMaxSide) {
+        scale = double(options_.workMaxSide) / std::max(bgr.cols, bgr.rows);
+        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    }
+    cv::Mat gray;
+    cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
+
+    // 2. index candidates -> patches -> classifier
+    ProposalPyramid pyr = buildPyramid(gray, params_);
+    std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr, params_);
+    std::vector<cv::Mat> patches;
+    patches.reserve(cands.size());
+    for (const IndexCandidate& c : cands) patches.push_back(cutIndexPatch(pyr, c, params_));
+    std::vector<PatchReading> readings = reader_.read(patches);
+
+    // 3. confident readings, best first; one per place (non-maximum suppression)
+    std::vector<IndexReading> found;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < readings.size(); ++i)
+        if (readings[i].face && readings[i].confidence >= options_.minConfidence) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
+    const float inv = float(1.0 / scale);
+    for (std::size_t i : order) {
+        const IndexCandidate& c = cands[i];
+        cv::Point2f a = c.a * inv, b = c.b * inv;
+        cv::Point2f centre = (a + b) * 0.5f;
+        float d = std::hypot(b.x - a.x, b.y - a.y);
+        bool clash = false;
+        for (const IndexReading& r : found) {
+            cv::Point2f dd = r.centre - centre;
+            if (std::hypot(dd.x, dd.y) < 0.8f * std::max(d, r.scale)) { clash = true; break; }
+        }
+        if (clash) continue;
+        IndexReading r;
+        r.centre = centre;
+        r.scale = d;
+        r.up = (a - b) * (1.f / std::max(d, 1e-3f));
+        r.face = *readings[i].face;
+        r.confidence = readings[i].confidence;
+        cv::Point2f down = -r.up, right(-down.y, down.x);
+        float hw = 0.5f * 0.8f * params_.spanWidth * d, hh = 0.5f * 0.8f * params_.spanHeight * d;
+        std::vector<cv::Point2f> corners;
+        for (float sx : {-1.f, 1.f})
+            for (float sy : {-1.f, 1.f}) corners.push_back(centre + right * (sx * hw) + down * (sy * hh));
+        r.box = cv::boundingRect(corners) & cv::Rect(0, 0, bgr.cols, bgr.rows);
+        found.push_back(r);
+    }
+
+    // 4. card outlines, then indices grouped to cards
+    std::vector<CardOutline> outlines;
+    if (options_.findOutlines) {
+        outlines = findCardOutlines(work);
+        for (CardOutline& o : outlines)
+            for (cv::Point2f& p : o.quad) p *= inv;
+    }
+    result.cards = groupIndices(std::move(found), outlines);
+    result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+}  // namespace nertz::vision

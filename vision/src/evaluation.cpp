@@ -1,0 +1,110 @@
+// Card-level scoring of labelled folders; see evaluation.hpp.
+#include "nertz/vision/evaluation.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace nertz::vision {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<std::string> readClasses(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error(file.string() + ": cannot read");
+    std::vector<std::string> names;
+    std::string line;
+    while (std::getline(in, line)) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+        if (!line.empty()) names.push_back(line);
+    }
+    return names;
+}
+
+bool isImage(const fs::path& p) {
+    std::string e = p.extension().string();
+    std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return e == ".jpg" || e == ".jpeg" || e == ".png" || e == ".bmp" || e == ".webp" || e == ".tif" || e == ".tiff";
+}
+
+void loadGroup(const fs::path& dir, const std::string& group, const std::vector<std::string>& classes,
+               std::vector<LabelledImage>& out) {
+    std::vector<fs::path> images;
+    for (const auto& e : fs::directory_iterator(dir / "images"))
+        if (e.is_regular_file() && isImage(e.path())) images.push_back(e.path());
+    std::sort(images.begin(), images.end());
+    for (const fs::path& img : images) {
+        LabelledImage li{img.string(), group, {}};
+        fs::path label = dir / "labels" / (img.stem().string() + ".txt");
+        std::ifstream in(label);
+        std::string line;
+        int lineNo = 0;
+        while (in && std::getline(in, line)) {
+            ++lineNo;
+            std::istringstream ls(line);
+            int cls;
+            if (!(ls >> cls)) continue;  // blank line
+            if (cls < 0 || cls >= int(classes.size()))
+                throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) + ": class " + std::to_string(cls) + " not in classes.txt");
+            if (auto card = scoring::parseCard(classes[cls], scoring::DeckKind::Standard)) li.truth.insert(*card);
+            else if (auto colour = scoring::parseCard(classes[cls], scoring::DeckKind::NertzColour)) li.truth.insert(*colour);
+        }
+        out.push_back(std::move(li));
+    }
+}
+
+}  // namespace
+
+std::vector<LabelledImage> loadLabelledFolder(const std::string& dirName) {
+    fs::path dir(dirName);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw std::runtime_error(dirName + ": not a folder");
+    auto classesFor = [&](const fs::path& d) {
+        for (const fs::path& c : {d / "classes.txt", d.parent_path() / "classes.txt", dir / "classes.txt"})
+            if (fs::is_regular_file(c, ec)) return readClasses(c);
+        throw std::runtime_error(d.string() + ": no classes.txt here or in the parent folder");
+    };
+    std::vector<LabelledImage> out;
+    if (fs::is_directory(dir / "images", ec)) {
+        loadGroup(dir, "", classesFor(dir), out);
+        return out;
+    }
+    std::vector<fs::path> groups;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.is_directory() && fs::is_directory(e.path() / "images", ec)) groups.push_back(e.path());
+    std::sort(groups.begin(), groups.end());
+    if (groups.empty()) throw std::runtime_error(dirName + ": no images/ folder, nor groups holding one");
+    for (const fs::path& g : groups) loadGroup(g, g.filename().string(), classesFor(g), out);
+    return out;
+}
+
+void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted, CardScore& score,
+                std::map<std::string, long>& confusions) {
+    std::vector<scoring::Card> missed, extra;
+    for (const auto& c : truth)
+        if (predicted.count(c)) ++score.truePositives;
+        else missed.push_back(c);
+    for (const auto& c : predicted)
+        if (!truth.count(c)) extra.push_back(c);
+    score.falseNegatives += long(missed.size());
+    score.falsePositives += long(extra.size());
+    // pair a missed card with a wrong one of the same rank or suit first: the likely misreading
+    std::vector<bool> used(extra.size(), false);
+    for (const auto& m : missed) {
+        int pick = -1;
+        for (std::size_t i = 0; i < extra.size() && pick < 0; ++i)
+            if (!used[i] && (extra[i].rank == m.rank || extra[i].suit == m.suit)) pick = int(i);
+        if (pick >= 0) {
+            used[pick] = true;
+            ++confusions[m.name() + "->" + extra[pick].name()];
+        } else {
+            ++confusions["missed:" + m.name()];
+        }
+    }
+    for (std::size_t i = 0; i < extra.size(); ++i)
+        if (!used[i]) ++confusions["extra:" + extra[i].name()];
+}
+
+}  // namespace nertz::vision

@@ -1,0 +1,61 @@
+// Grouping index readings to cards; see detector.hpp.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "nertz/vision/detector.hpp"
+
+namespace nertz::vision {
+
+std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const std::vector<CardOutline>& outlines) {
+    const std::size_t n = indices.size();
+    std::vector<int> quadOf(n, -1);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t q = 0; q < outlines.size(); ++q)
+            if (quadContains(outlines[q].quad, indices[i].centre)) quadOf[i] = int(q);
+    std::vector<std::size_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](std::size_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i + 1; j < n; ++j) {
+            if (!(indices[i].face == indices[j].face)) continue;
+            bool sameQuad = quadOf[i] >= 0 && quadOf[i] == quadOf[j];
+            float reach = 9.f * std::max(indices[i].scale, indices[j].scale);  // about a card's diagonal
+            cv::Point2f d = indices[i].centre - indices[j].centre;
+            if (sameQuad || std::hypot(d.x, d.y) < reach) parent[find(i)] = find(j);
+        }
+    }
+    std::vector<DetectedCard> cards;
+    std::vector<int> cardOfRoot(n, -1);
+    std::vector<bool> quadUsed(outlines.size(), false);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::size_t r = find(i);
+        if (cardOfRoot[r] < 0) {
+            cardOfRoot[r] = int(cards.size());
+            cards.push_back({});
+        }
+        DetectedCard& c = cards[cardOfRoot[r]];
+        c.face = indices[i].face;
+        c.side = Side::Face;
+        c.confidence = std::max(c.confidence, indices[i].confidence);
+        if (quadOf[i] >= 0 && !c.quad) {
+            c.quad = outlines[quadOf[i]].quad;
+            quadUsed[quadOf[i]] = true;
+        }
+        c.indices.push_back(indices[i]);
+    }
+    for (std::size_t q = 0; q < outlines.size(); ++q) {
+        if (quadUsed[q]) continue;
+        DetectedCard c;
+        c.quad = outlines[q].quad;
+        c.side = outlines[q].side;
+        c.confidence = 0.5f;
+        cards.push_back(c);
+    }
+    return cards;
+}
+
+}  // namespace nertz::vision
