@@ -15,11 +15,17 @@
 #include <opencv2/videoio.hpp>
 
 #include "commands.hpp"
+#include "league_db.hpp"
+#include "nertz/db/database.hpp"
+#include "nertz/db/players.hpp"
 #include "nertz/io/json.hpp"
 #include "nertz/scoring/error.hpp"
 #include "nertz/synth/card_art.hpp"
 #include "nertz/synth/design_split.hpp"
+#include "nertz/scoring/referee.hpp"
 #include "nertz/vision/back_render.hpp"
+#include "nertz/vision/detector.hpp"
+#include "nertz/vision/image_io.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
 
@@ -79,6 +85,34 @@ vi::BackMatcher matcherFromFiles(const std::vector<std::string>& specs) {
         }
     }
     if (m.decks().empty()) throw sc("back", "no decks to count: give --back NAME=FILE (a file written by 'backs enroll')");
+    return m;
+}
+
+// Enrolled decks of the league file with a back signature; `only` (names) restricts them.
+vi::BackMatcher matcherFromDb(const Context& ctx, const std::string& only) {
+    std::vector<std::string> wanted;
+    std::stringstream ss(only);
+    for (std::string n; std::getline(ss, n, ',');)
+        if (!n.empty()) wanted.push_back(n);
+    auto db = openDb(ctx);
+    vi::BackMatcher m;
+    std::vector<std::string> found;
+    for (const auto& d : db::PlayerRepo(*db).decks()) {
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), d.name) == wanted.end()) continue;
+        if (d.backSignature.empty()) {
+            if (!wanted.empty()) throw sc("decks", "deck '" + d.name + "' has no back enrolled: nertzref-cli deck enroll --deck " + d.name + " IMAGE");
+            continue;
+        }
+        try {
+            m.add(d.name, vi::BackSignature::fromBytes(d.backSignature));
+        } catch (const vi::SignatureError& e) {
+            throw sc("decks", "deck '" + d.name + "': " + e.what());
+        }
+        found.push_back(d.name);
+    }
+    for (const auto& w : wanted)
+        if (std::find(found.begin(), found.end(), w) == found.end()) throw sc("decks", "no deck called '" + w + "' in " + db->path());
+    if (m.decks().empty()) throw sc("decks", "no deck with an enrolled back in " + db->path() + " (nertzref-cli deck enroll)");
     return m;
 }
 
@@ -181,7 +215,7 @@ cv::Mat backArt(const fs::path& cache, const std::string& back) {
 
 }  // namespace
 
-void addCountCommands(CLI::App& app, Context&) {
+void addCountCommands(CLI::App& app, Context& ctx) {
     // backs enroll
     {
         struct Args {
@@ -219,20 +253,74 @@ void addCountCommands(CLI::App& app, Context&) {
                       << "\n";
         });
     }
+    // deck enroll (the league file's deck command group, from cmd_league.cpp)
+    CLI::App* deck = nullptr;
+    try {
+        deck = app.get_subcommand("deck");
+    } catch (const CLI::OptionNotFound&) {
+        // the league commands are not registered: no `deck enroll`
+    }
+    if (deck) {
+        struct Args {
+            std::string deck, owner;
+            std::vector<std::string> images;
+        };
+        auto a = std::make_shared<Args>();
+        auto* enroll = deck->add_subcommand("enroll", "learn a deck's back from 1-5 pictures and store its signature with the deck");
+        enroll->add_option("--deck", a->deck, "deck name (as in deck add)")->required();
+        enroll->add_option("--owner", a->owner, "the deck's owner, when two players have decks of that name");
+        enroll->add_option("IMAGE", a->images, "pictures of the back (one card flat, or the top of the deck)")->required();
+        enroll->callback([a, &ctx] {
+            const vi::BackSignature sig = enrolFromPictures(a->images);
+            auto db = openDb(ctx);
+            db::Transaction tx(*db);
+            std::vector<db::Deck> all = db::PlayerRepo(*db).decks();
+            std::int64_t id = 0;
+            int matches = 0;
+            vi::BackMatcher others;
+            for (const auto& d : all) {
+                if (d.name == a->deck && (a->owner.empty() || d.owner == a->owner)) {
+                    id = d.id;
+                    ++matches;
+                } else if (!d.backSignature.empty()) {
+                    try {
+                        others.add(d.owner + "/" + d.name, vi::BackSignature::fromBytes(d.backSignature));
+                    } catch (const std::exception&) {
+                        // an unreadable or repeated signature of another deck: nothing to compare with
+                    }
+                }
+            }
+            if (matches == 0) throw sc("deck", "no deck called '" + a->deck + "'" + (a->owner.empty() ? "" : " of " + a->owner) + " (deck add first)");
+            if (matches > 1) throw sc("owner", "several players have a deck called '" + a->deck + "': give --owner");
+            db->cached("UPDATE decks SET back_signature = ? WHERE id = ?").bindAll(sig.toBytes(), id).run();
+            tx.commit();
+            io::Json warnings = io::Json::array();
+            for (const auto& w : others.closeTo(sig)) {
+                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
+                warnings.push_back(w.message);
+            }
+            std::cout << io::Json{{"deck", a->deck}, {"views", sig.views()}, {"bytes", sig.toBytes().size()}, {"warnings", warnings}}.dump()
+                      << "\n";
+        });
+    }
     // count
     {
         struct Args {
             std::string input;
             std::vector<std::string> backs;
+            std::string decks;
             bool json = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand("count", "count face-down cards by deck in a picture or a video");
         cmd->add_option("INPUT", a->input, "picture or video (.avi .mp4 .mkv .mov .webm)")->required();
-        cmd->add_option("--back", a->backs, "NAME=FILE: a deck and its signature file (from 'backs enroll'); repeat");
+        cmd->add_option("--back", a->backs, "NAME=FILE: a deck and its signature file (from 'backs enroll'); repeat; "
+                                            "without it the league file's enrolled decks are used");
+        cmd->add_option("--decks", a->decks, "A,B,...: only these enrolled decks of the league file (--db)");
         cmd->add_flag("--json", a->json, "JSON on stdout");
-        cmd->callback([a] {
-            const vi::BackMatcher matcher = matcherFromFiles(a->backs);
+        cmd->callback([a, &ctx] {
+            if (!a->backs.empty() && !a->decks.empty()) throw sc("decks", "give --decks (league file) or --back (files), not both");
+            const vi::BackMatcher matcher = a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
             io::Json j;
             if (isVideo(a->input)) {
                 if (!fs::is_regular_file(a->input)) throw sc("INPUT", "no such file: " + a->input);
@@ -247,6 +335,76 @@ void addCountCommands(CLI::App& app, Context&) {
             for (const auto& [name, n] : j["counts"].items()) std::cout << std::left << std::setw(16) << name << n << "\n";
             std::cout << std::left << std::setw(16) << "unknown" << j["unknown"] << "\n";
             if (j.contains("message")) std::cout << j["message"].get<std::string>() << "\n";
+        });
+    }
+    // lake: the lake checksum from a picture of the lake piles
+    {
+        struct Args {
+            std::string input, models;
+            int closed = 0;
+            bool json = false;
+        };
+        auto a = std::make_shared<Args>();
+        auto* cmd = app.add_subcommand("lake", "read the top card of every lake pile and give the expected number of lake cards");
+        cmd->add_option("INPUT", a->input, "picture of the lake")->required();
+        cmd->add_option("--closed", a->closed, "closed (finished, turned over) king piles, 13 cards each")->capture_default_str();
+        cmd->add_option("--models", a->models, "model folder (default: as detect)");
+        cmd->add_flag("--json", a->json, "JSON on stdout");
+        cmd->callback([a] {
+            if (a->closed < 0 || a->closed > 64) throw sc("closed", "must be 0..64");
+            cv::Mat img;
+            try {
+                img = vi::loadImage(a->input);
+            } catch (const vi::ImageError& e) {
+                throw sc("INPUT", e.what());
+            }
+            vi::DetectorOptions opts;
+            opts.modelDir = a->models;
+            std::unique_ptr<vi::Detector> detector;
+            try {
+                detector = std::make_unique<vi::Detector>(opts);
+            } catch (const vi::ModelError& e) {
+                throw sc("--models", e.what());
+            }
+            const vi::Detection det = detector->detect(img);
+            // one top per pile: of two readings of one suit closer than a card, the higher rank is
+            // the top (the lower one is a card peeking out under it)
+            struct Top {
+                scoring::Card card;
+                cv::Point2f at;
+                float scale;
+                float confidence;
+                std::optional<vi::Quad> quad;
+            };
+            std::vector<Top> tops;
+            for (const auto& c : det.cards) {
+                if (!c.face || c.indices.empty()) continue;
+                const cv::Point2f at = c.quad ? vi::quadCentre(*c.quad) : c.indices[0].centre;
+                const float scale = c.quad ? vi::quadSides(*c.quad).height : c.indices[0].scale * 8.f;
+                bool merged = false;
+                for (auto& t : tops) {
+                    if (t.card.suit != c.face->suit || cv::norm(t.at - at) > 0.6 * std::max(t.scale, scale)) continue;
+                    if (c.face->rank > t.card.rank) t = {*c.face, at, scale, c.confidence, c.quad};
+                    merged = true;
+                }
+                if (!merged) tops.push_back({*c.face, at, scale, c.confidence, c.quad});
+            }
+            std::vector<scoring::Card> cards;
+            io::Json jt = io::Json::array();
+            for (const auto& t : tops) {
+                cards.push_back(t.card);
+                io::Json j{{"face", t.card.name()}, {"confidence", std::round(t.confidence * 1000) / 1000}};
+                j["quad"] = t.quad ? quadJson(*t.quad) : io::Json(nullptr);
+                jt.push_back(j);
+            }
+            const int expected = scoring::expectedLakeCards(cards, a->closed);
+            const io::Json j{{"tops", jt}, {"closed_piles", a->closed}, {"expected", expected}, {"ms", std::round(det.ms * 10) / 10}};
+            if (a->json) {
+                std::cout << j.dump() << "\n";
+                return;
+            }
+            for (const auto& t : tops) std::cout << t.card.name() << " ";
+            std::cout << "\nexpected lake cards: " << expected << "\n";
         });
     }
     // eval-count

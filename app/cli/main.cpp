@@ -28,10 +28,10 @@ int main(int argc, char** argv) {
     cli::addTourCommand(app, ctx);
     cli::addVisionCommands(app, ctx);
     cli::addSynthCommand(app, ctx);
-    cli::addCountCommands(app, ctx);
     cli::addLeagueCommands(app, ctx);
     cli::addGamesCommands(app, ctx);
     cli::addStandingsCommands(app, ctx);
+    cli::addCountCommands(app, ctx);  // after the league's: adds `deck enroll`
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

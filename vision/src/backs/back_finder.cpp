@@ -275,8 +275,11 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         const float cl = cardLong > 0 ? cardLong : b.shortSide;
         if (b.area < 0.3 * cl * cl / options.cardAspect) continue;
         const float cardWidth = std::min(b.shortSide, cl) / options.cardAspect;
+        const int row = int(&b - groups.data());
         for (auto c : rowCards(b, gray, fg, cardWidth)) {
             c.quad = scaled(c.quad, 1.f / scale);
+            c.inRow = true;
+            c.row = row;
             out.push_back(c);
         }
     }

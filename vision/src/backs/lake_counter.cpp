@@ -34,13 +34,34 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher, const BackF
     const auto t0 = std::chrono::steady_clock::now();
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
-    for (const auto& cand : findBackCards(bgr, options)) {
-        CountedCard c = attributeCard(bgr, cand.quad, cand.region, matcher);
-        if (c.deck >= 0)
-            ++out.counts[c.deckName];
+    const auto found = findBackCards(bgr, options);
+    std::vector<CountedCard> cards;
+    for (const auto& cand : found) cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher));
+    // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
+    // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
+    std::vector<bool> keep(cards.size(), true);
+    for (std::size_t i = 0; i < found.size();) {
+        if (!found[i].inRow) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        int far = 0;
+        while (j < found.size() && found[j].inRow && found[j].row == found[i].row) {
+            far += cards[j].distance > 1.5f * matcher.options().maxDistance ? 1 : 0;
+            ++j;
+        }
+        if (2 * far > int(j - i))
+            for (std::size_t k = i; k < j; ++k) keep[k] = false;
+        i = j;
+    }
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+        if (!keep[i]) continue;
+        if (cards[i].deck >= 0)
+            ++out.counts[cards[i].deckName];
         else
             ++out.unknown;
-        out.cards.push_back(std::move(c));
+        out.cards.push_back(std::move(cards[i]));
     }
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -15,6 +15,7 @@ struct BackCandidate {
     Quad quad;            // the whole card (its covered part estimated), corners in order
     BackRegion region;    // the part of the rectified card that shows (whole for a loose card)
     bool inRow = false;   // found in a ribbon spread / overlapping row
+    int row = -1;         // which row (cards of one row are consecutive)
 };
 
 struct BackFinderOptions {
