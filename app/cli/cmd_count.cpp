@@ -118,7 +118,7 @@ vi::BackMatcher matcherFromDb(const Context& ctx, const std::string& only) {
 
 io::Json quadJson(const vi::Quad& q) {
     io::Json a = io::Json::array();
-    for (const auto& p : q) a.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+    for (const auto& p : q) a.push_back({std::round(double(p.x) * 10) / 10, std::round(double(p.y) * 10) / 10});
     return a;
 }
 
@@ -436,7 +436,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::sort(files.begin(), files.end());
             if (a->limit > 0 && int(files.size()) > a->limit) files.resize(std::size_t(a->limit));
             if (files.empty()) throw sc("DIR", "no scenes in " + a->dir);
-            Tally heldOut, train;
+            Tally heldOut, train, warnedCards;
             int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
             std::vector<double> ms;
             std::map<std::string, cv::Mat> artCache;
@@ -455,10 +455,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     matcher.add("deck" + std::to_string(d.at("id").get<int>()), sig);
                     anyHeldOut = anyHeldOut || split.isHeldOut(d.at("design").get<std::string>());
                 }
-                if (tooClose) {  // enrolment would have warned this table: not scored, reported
-                    ++warned;
-                    continue;
-                }
+                if (tooClose) ++warned;  // enrolment would have warned this table: scored apart
                 // per-card attribution on the labelled outlines
                 std::map<std::string, int> truth;
                 Tally t;
@@ -471,17 +468,19 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     vi::Quad q;
                     for (int k = 0; k < 4; ++k) q[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(), c.at("quad")[std::size_t(k)][1].get<float>()};
                     const auto got = vi::attributeCard(img, q, {}, matcher);
-                    Tally& tt = split.isHeldOut(c.at("design").get<std::string>()) ? heldOut : train;
+                    Tally& tt = tooClose ? warnedCards : split.isHeldOut(c.at("design").get<std::string>()) ? heldOut : train;
                     ++tt.cards;
-                    if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck)
+                    if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck && !tooClose)
                         std::cerr << files[i].filename().string() << " " << c.at("back").get<std::string>() << " truth " << deck << " got "
                                   << got.deckName << " d " << got.distance << " r " << got.runnerUp << " conf " << got.confidence
                                   << " true-d " << matcher.distanceTo(vi::describeBack(vi::rectifyCard(img, q)), std::stoi(deck.substr(4)))
                                   << "\n";
                     if (got.deckName == deck) ++tt.right;
+                    else if (tooClose) continue;
                     else if (got.deck < 0) ++unknownCards;
                     else ++wrongCards;
                 }
+                if (tooClose) continue;
                 // the whole pipeline's count
                 const vi::DeckCount got = vi::countBacks(img, matcher);
                 ms.push_back(got.ms);
@@ -504,7 +503,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                        {"scenes", all.scenes},
                        {"exact_scene_accuracy", all.scenes ? double(exact) / all.scenes : 0.0},
                        {"scenes_warned_too_close", warned},
-                       {"attribution", {{"all", all.json()}, {"heldout", heldOut.json()}, {"train", train.json()}}},
+                       {"attribution", {{"all", all.json()}, {"heldout", heldOut.json()}, {"train", train.json()}, {"warned_scenes", warnedCards.json()}}},
                        {"cards_unknown", unknownCards},
                        {"cards_wrong", wrongCards},
                        {"countable_visible_fraction", a->countable},
@@ -521,7 +520,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                       << " more scenes not scored: enrolment warned two of their decks are too close\n"
                       << "per-card attribution: all " << all.right << "/" << all.cards << ", held-out " << heldOut.right << "/"
                       << heldOut.cards << ", train " << train.right << "/" << train.cards << " (unknown " << unknownCards
-                      << ", wrong " << wrongCards << ")\n"
+                      << ", wrong " << wrongCards << "); in the warned scenes " << warnedCards.right << "/" << warnedCards.cards << "\n"
                       << std::setprecision(1) << "ms per frame: median " << j["ms_median"].get<double>() << ", p95 "
                       << j["ms_p95"].get<double>() << "\n";
         });

@@ -31,7 +31,7 @@ struct ClosenessWarning {
 };
 
 struct MatcherOptions {
-    float maxDistance = 0.85f;   // farther than this from every deck: unknown
+    float maxDistance = 1.0f;    // farther than this from every deck: unknown
     float minConfidence = 0.25f; // below this confidence: unknown
     float tooClose = 0.30f;      // enrolment warning below this distance between two decks' backs
 };
