@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <map>
 
+#include <unistd.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
-#include <unistd.h>
 
 #include "nertz/synth/card_art.hpp"
 #include "nertz/vision/back_render.hpp"
@@ -36,7 +36,8 @@ struct Decks {
     vi::BackMatcher matcher;
     Decks() {
         const cv::Mat bellot = loadBack("bellot");
-        art = {bellot, nertz::synth::recolourBack(bellot, 140.0), loadBack("anglo"), loadBack("ornamental")};
+        art = {bellot, nertz::synth::recolourBack(bellot, 140.0), loadBack("anglo"),
+               loadBack("ornamental")};
         for (std::size_t i = 0; i < art.size(); ++i) {
             const auto v = vi::renderEnrolmentView(art[i], 100 + i);
             matcher.add(names[i], vi::makeBackSignature(v.image, v.quad));
@@ -70,12 +71,14 @@ Scene looseScene(std::uint64_t seed, int cols, int rows) {
             const int d = rng.uniform(0, 4);
             const cv::Mat& art = decks().art[std::size_t(d)];
             const float w = h * float(art.cols) / float(art.rows);
-            const cv::Point2f centre(1280.f * (c + 0.5f) / cols + float(rng.uniform(-15, 15)), 720.f * (r + 0.5f) / rows + float(rng.uniform(-10, 10)));
+            const cv::Point2f centre(1280.f * (c + 0.5f) / cols + float(rng.uniform(-15, 15)),
+                                     720.f * (r + 0.5f) / rows + float(rng.uniform(-10, 10)));
             const float a = float(rng.uniform(0.0, 6.283));
             const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::Quad q{centre - u * (w / 2) - v * (h / 2), centre + u * (w / 2) - v * (h / 2), centre + u * (w / 2) + v * (h / 2),
-                       centre - u * (w / 2) + v * (h / 2)};
-            for (auto& p : q) p += cv::Point2f(float(rng.uniform(-4, 4)), float(rng.uniform(-4, 4)));
+            vi::Quad q{centre - u * (w / 2) - v * (h / 2), centre + u * (w / 2) - v * (h / 2),
+                       centre + u * (w / 2) + v * (h / 2), centre - u * (w / 2) + v * (h / 2)};
+            for (auto& p : q)
+                p += cv::Point2f(float(rng.uniform(-4, 4)), float(rng.uniform(-4, 4)));
             vi::drawCard(s.image, art, q);
             s.deckOf.push_back(d);
             s.quads.push_back(q);
@@ -85,7 +88,8 @@ Scene looseScene(std::uint64_t seed, int cols, int rows) {
     s.image.convertTo(f, CV_32FC3);
     for (int x = 0; x < f.cols; ++x) f.col(x) *= 0.6 + 0.5 * x / f.cols;
     cv::Mat glare(f.size(), CV_32F, cv::Scalar(0));
-    cv::circle(glare, {rng.uniform(200, 1000), rng.uniform(150, 550)}, 60, cv::Scalar(90), cv::FILLED);
+    cv::circle(glare, {rng.uniform(200, 1000), rng.uniform(150, 550)}, 60, cv::Scalar(90),
+               cv::FILLED);
     cv::GaussianBlur(glare, glare, cv::Size(0, 0), 30);
     cv::Mat glare3;
     cv::merge(std::vector<cv::Mat>{glare, glare, glare}, glare3);
@@ -146,7 +150,8 @@ TEST(BackMatcher, AttributesLooseCardsOfRedAndBlueDecksExactly) {
         // attribution on the true outlines
         for (std::size_t i = 0; i < s.quads.size(); ++i) {
             const auto c = vi::attributeCard(s.image, s.quads[i], {}, decks().matcher);
-            EXPECT_EQ(c.deckName, decks().names[std::size_t(s.deckOf[i])]) << "seed " << seed << " card " << i;
+            EXPECT_EQ(c.deckName, decks().names[std::size_t(s.deckOf[i])])
+                << "seed " << seed << " card " << i;
             EXPECT_GT(c.confidence, 0.5f);
         }
         // the whole pipeline: find and count
@@ -190,8 +195,9 @@ TEST(LakeCounter, CountsARibbonSpreadByStrips) {
             deckOf.push_back(d);
             const cv::Point2f c = start + u * (i * step);
             const cv::Mat& art = decks().art[std::size_t(d)];
-            vi::drawCard(img, art, {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2), c + u * (w / 2) + v * (h / 2),
-                                    c - u * (w / 2) + v * (h / 2)});
+            vi::drawCard(img, art,
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
         }
         const vi::DeckCount got = vi::countBacks(img, decks().matcher);
         EXPECT_EQ(got.total(), n) << "trial " << trial;
@@ -204,9 +210,11 @@ TEST(StreamCounter, CountsA50CardClipDealtAt3PerSecondExactly) {
     o.size = {960, 540};
     const vi::DealClip clip = vi::renderDealClip(decks().art, 21, o);
     ASSERT_EQ(clip.frames.size(), 250u);
-    const fs::path file = fs::temp_directory_path() / ("nertz_backs_clip_" + std::to_string(::getpid()) + ".avi");
+    const fs::path file =
+        fs::temp_directory_path() / ("nertz_backs_clip_" + std::to_string(::getpid()) + ".avi");
     {
-        cv::VideoWriter out(file.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0, o.size);
+        cv::VideoWriter out(file.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0,
+                            o.size);
         ASSERT_TRUE(out.isOpened());
         for (const auto& f : clip.frames) out.write(f);
     }
@@ -236,7 +244,10 @@ TEST(StreamCounter, ClipCutMidCardKeepsTheCountSoFarAndSaysSo) {
     std::vector<int> landed(clip.decks.begin(), clip.decks.begin() + 10);
     EXPECT_EQ(counter.count().counts, truthCounts(landed));
     for (const auto& c : counter.count().cards)
-        if (c.deck < 0) ADD_FAILURE() << "unknown card at frame " << c.frame << " d " << c.distance << " r " << c.runnerUp << " conf " << c.confidence;
+        if (c.deck < 0)
+            ADD_FAILURE() << "unknown card at frame " << c.frame << " d " << c.distance << " r "
+                          << c.runnerUp << " conf " << c.confidence;
     EXPECT_THROW(counter.push(cv::Mat()), std::invalid_argument);
-    EXPECT_THROW(counter.push(cv::Mat(100, 100, CV_8UC3, cv::Scalar::all(0))), std::invalid_argument);
+    EXPECT_THROW(counter.push(cv::Mat(100, 100, CV_8UC3, cv::Scalar::all(0))),
+                 std::invalid_argument);
 }

@@ -1,6 +1,7 @@
 // Back counting speed on one core: a 1280x720 frame of loose face-down cards (the batch count),
 // one of a ribbon spread, and one stream frame. Real gnome-cards-data backs (see tests/backs).
-// Run: build/tests/bench/backs_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Run: build/tests/bench/backs_bench --benchmark_repetitions=5
+// --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -25,8 +26,11 @@ struct Fixture {
     Fixture() {
         cv::setNumThreads(1);
         for (const char* d : {"bellot", "anglo", "paris", "ornamental"}) {
-            cv::Mat m = cv::imread(std::string(NERTZ_TEST_BACKS_DIR) + "/" + d + ".png", cv::IMREAD_UNCHANGED);
-            if (m.empty()) throw std::runtime_error(std::string("missing test back ") + d + " (build backs_test_art)");
+            cv::Mat m = cv::imread(std::string(NERTZ_TEST_BACKS_DIR) + "/" + d + ".png",
+                                   cv::IMREAD_UNCHANGED);
+            if (m.empty())
+                throw std::runtime_error(std::string("missing test back ") + d +
+                                         " (build backs_test_art)");
             art.push_back(m);
             const auto v = vi::renderEnrolmentView(m, art.size());
             matcher.add(d, vi::makeBackSignature(v.image, v.quad));
@@ -38,13 +42,15 @@ struct Fixture {
             const cv::Point2f c(1280.f * (i % 6 + 0.5f) / 6, 720.f * (i / 6 + 0.5f) / 4);
             const float h = 150, w = 105, a = float(rng.uniform(0.0, 6.28));
             const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::drawCard(loose, art[std::size_t(i % 4)], {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                                                        c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            vi::drawCard(loose, art[std::size_t(i % 4)],
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
         }
         for (int i = 0; i < 20; ++i) {  // a 20-card ribbon
             const cv::Point2f c(250.f + i * 40.f, 360.f);
-            vi::drawCard(ribbon, art[std::size_t(rng.uniform(0, 4))], {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
-                                                                     c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
+            vi::drawCard(ribbon, art[std::size_t(rng.uniform(0, 4))],
+                         {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
+                          c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
         }
         vi::DealClipOptions o;
         o.cards = 10;
@@ -76,8 +82,8 @@ void BM_StreamFrame(benchmark::State& state) {
         for (const auto& fr : f.clip.frames) counter.push(fr);
         frames += f.clip.frames.size();
     }
-    state.counters["ms_per_frame"] =
-        benchmark::Counter(double(frames) / 1000.0, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["ms_per_frame"] = benchmark::Counter(
+        double(frames) / 1000.0, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ struct Blob {
 
 // Corners of a rotated rectangle in the order of the rectangle's own frame, the first edge being
 // along `first` (a unit vector) when given.
-Quad frameQuad(cv::Point2f centre, cv::Point2f u, cv::Point2f v, float x0, float x1, float y0, float y1, cv::Point2f origin) {
+Quad frameQuad(cv::Point2f centre, cv::Point2f u, cv::Point2f v, float x0, float x1, float y0,
+               float y1, cv::Point2f origin) {
     auto at = [&](float x, float y) { return origin + u * x + v * y; };
     (void)centre;
     return {at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)};
@@ -64,7 +65,8 @@ Quad looseQuad(const Blob& b) {
 // The cards of an overlapping row: the blob is seen in the frame of its rotated box (x along the
 // row); vertical card edges make peaks in the horizontal-gradient profile, spaced by the row's
 // step. The fully showing card sits at one end; the side whose predicted edges are stronger wins.
-std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv::Mat& mask, float cardWidth) {
+std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv::Mat& mask,
+                                    float cardWidth) {
     cv::Point2f pts[4];
     b.box.points(pts);
     // long axis u, short axis v
@@ -107,9 +109,11 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv
         out.push_back(c);
         return out;
     }
-    // the step: strongest autocorrelation lag of the profile between 3% of the card height and a card width
+    // the step: strongest autocorrelation lag of the profile between 3% of the card height and a
+    // card width
     const float mean = std::accumulate(prof.begin(), prof.end(), 0.f) / float(lw);
-    const int minLag = std::max(2, int(0.03f * thick)), maxLag = std::max(minLag + 1, int(std::min(wc * 0.95f, stackLen + 1)));
+    const int minLag = std::max(2, int(0.03f * thick)),
+              maxLag = std::max(minLag + 1, int(std::min(wc * 0.95f, stackLen + 1)));
     int step = minLag;
     {
         double bestScore = -1e30;
@@ -118,7 +122,8 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv
             double s = 0;
             int n = 0;
             for (int x = 0; x + lag < lw; ++x) {
-                s += double(prof[std::size_t(x)] - mean) * double(prof[std::size_t(x + lag)] - mean);
+                s +=
+                    double(prof[std::size_t(x)] - mean) * double(prof[std::size_t(x + lag)] - mean);
                 ++n;
             }
             ac[std::size_t(lag)] = n > 0 ? s / n : 0;
@@ -127,7 +132,8 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv
         // (multiples of the step peak about as high; a back's own fine pattern peaks lower)
         std::vector<int> peaks;
         for (int lag = minLag + 1; lag < maxLag; ++lag)
-            if (ac[std::size_t(lag)] > 0 && ac[std::size_t(lag)] >= ac[std::size_t(lag - 1)] && ac[std::size_t(lag)] >= ac[std::size_t(lag + 1)]) {
+            if (ac[std::size_t(lag)] > 0 && ac[std::size_t(lag)] >= ac[std::size_t(lag - 1)] &&
+                ac[std::size_t(lag)] >= ac[std::size_t(lag + 1)]) {
                 peaks.push_back(lag);
                 bestScore = std::max(bestScore, ac[std::size_t(lag)]);
             }
@@ -190,13 +196,16 @@ cv::Mat tableForeground(const cv::Mat& work) {
     cv::Mat data(int(samples.size()), 3, CV_32F, samples.data());
     const int k = 4;
     cv::Mat labels, centres;
-    cv::kmeans(data, k, labels, cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 10, 0.5), 2,
+    cv::kmeans(data, k, labels,
+               cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 10, 0.5), 2,
                cv::KMEANS_PP_CENTERS, centres);
     std::vector<int> counts(k, 0);
     for (int i = 0; i < labels.rows; ++i) ++counts[std::size_t(labels.at<int>(i))];
     std::vector<cv::Vec3f> table;
     for (int c = 0; c < k; ++c)
-        if (counts[std::size_t(c)] >= 0.12 * labels.rows) table.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
+        if (counts[std::size_t(c)] >= 0.12 * labels.rows)
+            table.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1),
+                               centres.at<float>(c, 2));
     cv::Mat dist(lab.size(), CV_8U);
     for (int y = 0; y < lab.rows; ++y) {
         const cv::Vec3b* p = lab.ptr<cv::Vec3b>(y);
@@ -214,8 +223,10 @@ cv::Mat tableForeground(const cv::Mat& work) {
     cv::Mat fg;
     const double otsu = cv::threshold(dist, fg, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
     cv::threshold(dist, fg, std::max(otsu, 4.0 * 12.0), 255, cv::THRESH_BINARY);
-    cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
-    cv::morphologyEx(fg, fg, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::morphologyEx(fg, fg, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::morphologyEx(fg, fg, cv::MORPH_OPEN,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
     // fill holes (light patterns inside a card that match the table)
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
@@ -226,7 +237,8 @@ cv::Mat tableForeground(const cv::Mat& work) {
 std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options) {
     std::vector<BackCandidate> out;
     if (bgr.empty()) return out;
-    const float scale = std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
+    const float scale =
+        std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
     cv::Mat work;
     if (scale < 1.f)
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);

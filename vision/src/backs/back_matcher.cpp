@@ -12,8 +12,10 @@ namespace nertz::vision {
 void BackMatcher::add(std::string name, BackSignature signature) {
     if (name.empty()) throw scoring::InputError("deck", "a deck needs a name");
     for (const auto& d : decks_)
-        if (d.name == name) throw scoring::InputError("deck", "deck '" + name + "' is listed twice");
-    if (signature.views() == 0) throw scoring::InputError("deck", "deck '" + name + "' has no whole-card back view");
+        if (d.name == name)
+            throw scoring::InputError("deck", "deck '" + name + "' is listed twice");
+    if (signature.views() == 0)
+        throw scoring::InputError("deck", "deck '" + name + "' has no whole-card back view");
     decks_.push_back({std::move(name), std::move(signature)});
 }
 
@@ -25,7 +27,8 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
     float nearestWidth = 2.f;
     if (!whole)
         for (const auto& d : decks_[std::size_t(deck)].signature.descriptors)
-            if (!d.region.whole() && std::abs((d.region.x1 - d.region.x0) - width) < std::abs(nearestWidth - width))
+            if (!d.region.whole() &&
+                std::abs((d.region.x1 - d.region.x0) - width) < std::abs(nearestWidth - width))
                 nearestWidth = d.region.x1 - d.region.x0;
     for (const auto& d : decks_[std::size_t(deck)].signature.descriptors) {
         if (d.region.whole() != whole) continue;
@@ -56,7 +59,8 @@ BackMatch BackMatcher::match(const BackDescriptor& probe) const {
     // ratio test: confidence 1 when the best is at most half the runner-up's distance
     const float ratio = d2 > 1e-6f ? d1 / d2 : 1.f;
     m.confidence = std::clamp((1.f - ratio) / 0.5f, 0.f, 1.f);
-    if (d1 > options_.maxDistance) m.confidence *= std::max(0.f, 1.f - (d1 - options_.maxDistance) / options_.maxDistance);
+    if (d1 > options_.maxDistance)
+        m.confidence *= std::max(0.f, 1.f - (d1 - options_.maxDistance) / options_.maxDistance);
     m.deck = (d1 <= options_.maxDistance && m.confidence >= options_.minConfidence) ? best : -1;
     return m;
 }
@@ -70,13 +74,15 @@ std::vector<ClosenessWarning> BackMatcher::closeTo(const BackSignature& signatur
         if (d < options_.tooClose) {
             char buf[64];
             std::snprintf(buf, sizeof buf, "%.3f", d);
-            out.push_back({decks_[std::size_t(i)].name, d,
-                           "back is too close to deck '" + decks_[std::size_t(i)].name + "' (distance " + buf +
-                               ", below " + std::to_string(options_.tooClose).substr(0, 4) +
-                               "): their cards may be confused; use decks with more different backs"});
+            out.push_back(
+                {decks_[std::size_t(i)].name, d,
+                 "back is too close to deck '" + decks_[std::size_t(i)].name + "' (distance " +
+                     buf + ", below " + std::to_string(options_.tooClose).substr(0, 4) +
+                     "): their cards may be confused; use decks with more different backs"});
         }
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.distance < b.distance; });
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.distance < b.distance; });
     return out;
 }
 

@@ -83,7 +83,7 @@ void putU16(std::vector<std::uint8_t>& out, std::size_t v) {
 }
 
 class Reader {
-public:
+  public:
     explicit Reader(const std::vector<std::uint8_t>& b) : b_(b) {}
     std::uint8_t u8() {
         need(1);
@@ -100,21 +100,22 @@ public:
         float v;
         std::memcpy(&v, b_.data() + pos_, 4);
         pos_ += 4;
-        if (!std::isfinite(v)) throw SignatureError("back signature: a value is not a finite number");
+        if (!std::isfinite(v))
+            throw SignatureError("back signature: a value is not a finite number");
         return v;
     }
     std::vector<float> vec(std::size_t expect, bool mayBeEmpty = false) {
         const std::size_t n = u16();
         if (n != expect && !(mayBeEmpty && n == 0))
-            throw SignatureError("back signature: a histogram has " + std::to_string(n) + " bins, expected " +
-                                 std::to_string(expect));
+            throw SignatureError("back signature: a histogram has " + std::to_string(n) +
+                                 " bins, expected " + std::to_string(expect));
         std::vector<float> v(n);
         for (auto& x : v) x = f();
         return v;
     }
     bool done() const { return pos_ == b_.size(); }
 
-private:
+  private:
     void need(std::size_t n) const {
         if (pos_ + n > b_.size()) throw SignatureError("back signature: truncated");
     }
@@ -130,7 +131,9 @@ float quadArea(const Quad& q) {
     return std::abs(a) * 0.5f;
 }
 
-cv::Point2f quadCentre(const Quad& q) { return (q[0] + q[1] + q[2] + q[3]) * 0.25f; }
+cv::Point2f quadCentre(const Quad& q) {
+    return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+}
 
 cv::Size2f quadSides(const Quad& q) {
     const float a = float(cv::norm(q[1] - q[0]) + cv::norm(q[3] - q[2])) * 0.5f;
@@ -139,10 +142,12 @@ cv::Size2f quadSides(const Quad& q) {
 }
 
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
-    if (bgr.empty() || bgr.type() != CV_8UC3) throw SignatureError("back signature: picture must be 8-bit BGR");
+    if (bgr.empty() || bgr.type() != CV_8UC3)
+        throw SignatureError("back signature: picture must be 8-bit BGR");
     const float top = float(cv::norm(quad[1] - quad[0]) + cv::norm(quad[2] - quad[3]));
     const float side = float(cv::norm(quad[2] - quad[1]) + cv::norm(quad[3] - quad[0]));
-    if (quadArea(quad) < 16.f || top < 4.f || side < 4.f) throw SignatureError("back signature: card outline is degenerate");
+    if (quadArea(quad) < 16.f || top < 4.f || side < 4.f)
+        throw SignatureError("back signature: card outline is degenerate");
     std::array<cv::Point2f, 4> src;
     if (top > side) {  // landscape: start at the top-right so the first edge is a short one
         src = {quad[1], quad[2], quad[3], quad[0]};
@@ -150,7 +155,8 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
         src = {quad[0], quad[1], quad[2], quad[3]};
     }
     const std::array<cv::Point2f, 4> dst{cv::Point2f(0, 0), cv::Point2f(kBackWidth, 0),
-                                         cv::Point2f(kBackWidth, kBackHeight), cv::Point2f(0, kBackHeight)};
+                                         cv::Point2f(kBackWidth, kBackHeight),
+                                         cv::Point2f(0, kBackHeight)};
     const cv::Mat h = cv::getPerspectiveTransform(src.data(), dst.data());
     // Shrinking a lot: blur first so the fine pattern averages instead of aliasing.
     const float scale = std::sqrt(quadArea(quad) / float(kBackWidth * kBackHeight));
@@ -158,19 +164,23 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
     if (scale > 2.f) {
         const cv::Rect box = cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end())) &
                              cv::Rect(0, 0, bgr.cols, bgr.rows);
-        if (box.area() <= 0) throw SignatureError("back signature: card outline is outside the picture");
+        if (box.area() <= 0)
+            throw SignatureError("back signature: card outline is outside the picture");
         cv::Mat roi;
         cv::GaussianBlur(bgr(box), roi, cv::Size(0, 0), 0.45 * scale);
         const cv::Mat shift = (cv::Mat_<double>(3, 3) << 1, 0, box.x, 0, 1, box.y, 0, 0, 1);
-        cv::warpPerspective(roi, out, h * shift, cv::Size(kBackWidth, kBackHeight), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::warpPerspective(roi, out, h * shift, cv::Size(kBackWidth, kBackHeight),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
     } else {
-        cv::warpPerspective(bgr, out, h, cv::Size(kBackWidth, kBackHeight), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::warpPerspective(bgr, out, h, cv::Size(kBackWidth, kBackHeight), cv::INTER_LINEAR,
+                            cv::BORDER_REPLICATE);
     }
     return out;
 }
 
 BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
-    if (rect.empty() || rect.type() != CV_8UC3) throw SignatureError("back signature: rectified card must be 8-bit BGR");
+    if (rect.empty() || rect.type() != CV_8UC3)
+        throw SignatureError("back signature: rectified card must be 8-bit BGR");
     BackDescriptor d;
     d.region = region;
     const int w = rect.cols, h = rect.rows;
@@ -178,7 +188,8 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     // except for a thin 3% against a slightly loose outline
     const int my = int(std::lround(0.07 * h));
     int xa = int(std::lround(region.x0 * w)), xb = int(std::lround(region.x1 * w));
-    const int outer = std::max(1, int(std::lround(0.03 * w))), inner = std::max(1, int(std::lround(0.06 * w)));
+    const int outer = std::max(1, int(std::lround(0.03 * w))),
+              inner = std::max(1, int(std::lround(0.06 * w)));
     if (region.whole()) {
         xa = inner, xb = w - inner;
     } else {
@@ -186,7 +197,8 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
         xb -= region.x1 >= 1.f ? outer : 0;
     }
     xb = std::max(xb, xa + 2);
-    const cv::Rect roi(std::clamp(xa, 0, w - 2), my, std::min(xb, w) - std::clamp(xa, 0, w - 2), h - 2 * my);
+    const cv::Rect roi(std::clamp(xa, 0, w - 2), my, std::min(xb, w) - std::clamp(xa, 0, w - 2),
+                       h - 2 * my);
 
     cv::Mat f;
     rect.convertTo(f, CV_32FC3);
@@ -197,17 +209,21 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     d.chroma.assign(std::size_t(BackDescriptor::kChromaBins * BackDescriptor::kChromaBins), 0.f);
     d.tone.assign(BackDescriptor::kToneBins, 0.f);
     const int nc = BackDescriptor::kChromaBins;
-    std::vector<float> layoutSum(std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), 0.f);
-    std::vector<float> layoutN(std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols), 0.f);
+    std::vector<float> layoutSum(
+        std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), 0.f);
+    std::vector<float> layoutN(
+        std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols), 0.f);
     for (int y = roi.y; y < roi.y + roi.height; ++y) {
         const cv::Vec3f* p = f.ptr<cv::Vec3f>(y);
         const float* g = gray.ptr<float>(y);
         for (int x = roi.x; x < roi.x + roi.width; ++x) {
             const float s = p[x][0] + p[x][1] + p[x][2];
             const float wgt = std::min(1.f, s / 120.f) + 0.05f;
-            const float r = s > 1.f ? p[x][2] / s : 1.f / 3.f, gg = s > 1.f ? p[x][1] / s : 1.f / 3.f;
+            const float r = s > 1.f ? p[x][2] / s : 1.f / 3.f,
+                        gg = s > 1.f ? p[x][1] / s : 1.f / 3.f;
             // 2-D soft bin (bilinear)
-            const float px = std::clamp(r * nc - 0.5f, 0.f, float(nc - 1)), py = std::clamp(gg * nc - 0.5f, 0.f, float(nc - 1));
+            const float px = std::clamp(r * nc - 0.5f, 0.f, float(nc - 1)),
+                        py = std::clamp(gg * nc - 0.5f, 0.f, float(nc - 1));
             const int ix = std::min(int(px), nc - 1), iy = std::min(int(py), nc - 1);
             const float fx = px - float(ix), fy = py - float(iy);
             const int ix1 = std::min(ix + 1, nc - 1), iy1 = std::min(iy + 1, nc - 1);
@@ -218,8 +234,10 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
             const float t = g[x] / meanGray;
             softAdd(d.tone, t / 2.5f * float(BackDescriptor::kToneBins), 1.f);
             if (region.whole()) {
-                const int cx = std::min(BackDescriptor::kLayoutCols - 1, (x - roi.x) * BackDescriptor::kLayoutCols / roi.width);
-                const int cy = std::min(BackDescriptor::kLayoutRows - 1, (y - roi.y) * BackDescriptor::kLayoutRows / roi.height);
+                const int cx = std::min(BackDescriptor::kLayoutCols - 1,
+                                        (x - roi.x) * BackDescriptor::kLayoutCols / roi.width);
+                const int cy = std::min(BackDescriptor::kLayoutRows - 1,
+                                        (y - roi.y) * BackDescriptor::kLayoutRows / roi.height);
                 const std::size_t c = std::size_t(cy * BackDescriptor::kLayoutCols + cx);
                 layoutSum[c * 3] += t;
                 layoutSum[c * 3 + 1] += r;
@@ -263,7 +281,8 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     if (region.whole()) {
         d.layout = layoutSum;
         for (std::size_t c = 0; c < layoutN.size(); ++c)
-            for (int k = 0; k < 3; ++k) d.layout[c * 3 + std::size_t(k)] /= std::max(1.f, layoutN[c]);
+            for (int k = 0; k < 3; ++k)
+                d.layout[c * 3 + std::size_t(k)] /= std::max(1.f, layoutN[c]);
     }
     return d;
 }
@@ -272,7 +291,8 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
     const cv::Rect frame(0, 0, bgr.cols, bgr.rows);
     int inside = 0;
     for (const auto& p : quad) inside += frame.contains(cv::Point(int(p.x), int(p.y))) ? 1 : 0;
-    if (inside < 3) throw SignatureError("back signature: card outline is mostly outside the picture");
+    if (inside < 3)
+        throw SignatureError("back signature: card outline is mostly outside the picture");
     const cv::Mat rect = rectifyCard(bgr, quad);
     BackSignature s;
     s.descriptors.push_back(describeBack(rect));
@@ -284,8 +304,9 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
 }
 
 float backDistance(const BackDescriptor& a, const BackDescriptor& b) {
-    float d = 0.55f * l1(a.chroma, b.chroma) + 0.25f * l1(a.tone, b.tone) + 0.2f * l1(a.orient, b.orient) +
-              0.15f * std::abs(a.texture - b.texture) + 0.5f * std::abs(a.fine - b.fine);
+    float d = 0.55f * l1(a.chroma, b.chroma) + 0.25f * l1(a.tone, b.tone) +
+              0.2f * l1(a.orient, b.orient) + 0.15f * std::abs(a.texture - b.texture) +
+              0.5f * std::abs(a.fine - b.fine);
     if (!a.layout.empty() && a.layout.size() == b.layout.size()) {
         const std::size_t cells = a.layout.size() / 3;
         float same = 0.f, turned = 0.f;
@@ -293,8 +314,10 @@ float backDistance(const BackDescriptor& a, const BackDescriptor& b) {
             const std::size_t t = cells - 1 - c;  // 180-degree turn reverses the cell order
             for (int k = 0; k < 3; ++k) {
                 const float scale = k == 0 ? 0.5f : 3.f;
-                same += scale * std::abs(a.layout[c * 3 + std::size_t(k)] - b.layout[c * 3 + std::size_t(k)]);
-                turned += scale * std::abs(a.layout[c * 3 + std::size_t(k)] - b.layout[t * 3 + std::size_t(k)]);
+                same += scale * std::abs(a.layout[c * 3 + std::size_t(k)] -
+                                         b.layout[c * 3 + std::size_t(k)]);
+                turned += scale * std::abs(a.layout[c * 3 + std::size_t(k)] -
+                                           b.layout[t * 3 + std::size_t(k)]);
             }
         }
         d += 0.25f * std::min(same, turned) / float(cells);
@@ -322,8 +345,9 @@ BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
     if (bytes.size() < 4 || bytes[0] != 'N' || bytes[1] != 'B' || bytes[2] != 'S')
         throw SignatureError("back signature: not a nertzref back signature (bad magic)");
     if (bytes[3] != kVersion)
-        throw SignatureError("back signature: version " + std::to_string(int(bytes[3])) + " is not supported (expected " +
-                             std::to_string(int(kVersion)) + "); enrol the deck again");
+        throw SignatureError("back signature: version " + std::to_string(int(bytes[3])) +
+                             " is not supported (expected " + std::to_string(int(kVersion)) +
+                             "); enrol the deck again");
     Reader r(bytes);
     for (int i = 0; i < 4; ++i) r.u8();
     BackSignature s;
@@ -338,7 +362,8 @@ BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
         d.chroma = r.vec(std::size_t(BackDescriptor::kChromaBins * BackDescriptor::kChromaBins));
         d.tone = r.vec(BackDescriptor::kToneBins);
         d.orient = r.vec(BackDescriptor::kOrientBins);
-        d.layout = r.vec(std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), true);
+        d.layout =
+            r.vec(std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), true);
         d.texture = r.f();
         d.fine = r.f();
         s.descriptors.push_back(std::move(d));
@@ -352,7 +377,8 @@ void BackSignature::merge(const BackSignature& other) {
 }
 
 int BackSignature::views() const noexcept {
-    return int(std::count_if(descriptors.begin(), descriptors.end(), [](const BackDescriptor& d) { return d.region.whole(); }));
+    return int(std::count_if(descriptors.begin(), descriptors.end(),
+                             [](const BackDescriptor& d) { return d.region.whole(); }));
 }
 
 }  // namespace nertz::vision

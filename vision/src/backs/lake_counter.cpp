@@ -11,7 +11,8 @@ int DeckCount::total() const {
     return t;
 }
 
-CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region, const BackMatcher& matcher) {
+CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
+                          const BackMatcher& matcher) {
     CountedCard c;
     c.quad = quad;
     c.strip = !region.whole();
@@ -30,13 +31,15 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
     return c;
 }
 
-DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher, const BackFinderOptions& options) {
+DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
+                     const BackFinderOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
     const auto found = findBackCards(bgr, options);
     std::vector<CountedCard> cards;
-    for (const auto& cand : found) cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher));
+    for (const auto& cand : found)
+        cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher));
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);
@@ -63,7 +66,8 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher, const BackF
             ++out.unknown;
         out.cards.push_back(std::move(cards[i]));
     }
-    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    out.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
 

@@ -23,12 +23,15 @@ cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t) {
 
 }  // namespace
 
-StreamCounter::StreamCounter(const BackMatcher& matcher, StreamOptions options) : matcher_(&matcher), options_(options) {
+StreamCounter::StreamCounter(const BackMatcher& matcher, StreamOptions options)
+    : matcher_(&matcher), options_(options) {
     for (const auto& d : matcher.decks()) count_.counts[d.name] = 0;
 }
 
 std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
-    if (bgr.empty() || bgr.type() != CV_8UC3) throw std::invalid_argument("frame " + std::to_string(frame_) + ": not an 8-bit BGR picture");
+    if (bgr.empty() || bgr.type() != CV_8UC3)
+        throw std::invalid_argument("frame " + std::to_string(frame_) +
+                                    ": not an 8-bit BGR picture");
     if (frame_ == 0) {
         size_ = bgr.size();
         scale_ = std::min(1.f, float(options_.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
@@ -55,8 +58,10 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     }
     // at rest: what changed against the last rest?
     cv::Mat diff = changed(small, reference_, options_.pixelThreshold);
-    cv::morphologyEx(diff, diff, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
-    cv::morphologyEx(diff, diff, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    cv::morphologyEx(diff, diff, cv::MORPH_OPEN,
+                     cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    cv::morphologyEx(diff, diff, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
     const int n = cv::countNonZero(diff);
     pending_ = false;
     if (n < options_.minCardFraction * area) {

@@ -12,16 +12,16 @@
 namespace nertz::vision {
 
 struct BackCandidate {
-    Quad quad;            // the whole card (its covered part estimated), corners in order
-    BackRegion region;    // the part of the rectified card that shows (whole for a loose card)
-    bool inRow = false;   // found in a ribbon spread / overlapping row
-    int row = -1;         // which row (cards of one row are consecutive)
+    Quad quad;           // the whole card (its covered part estimated), corners in order
+    BackRegion region;   // the part of the rectified card that shows (whole for a loose card)
+    bool inRow = false;  // found in a ribbon spread / overlapping row
+    int row = -1;        // which row (cards of one row are consecutive)
 };
 
 struct BackFinderOptions {
-    int workLongSide = 640;      // the picture is shrunk to this long side first
+    int workLongSide = 640;          // the picture is shrunk to this long side first
     float minCardFraction = 0.002f;  // smallest card, as a share of the picture's area
-    float cardAspect = 1.40f;    // long side / short side of a card (poker 88x63 mm)
+    float cardAspect = 1.40f;        // long side / short side of a card (poker 88x63 mm)
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).

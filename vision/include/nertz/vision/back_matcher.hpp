@@ -18,9 +18,10 @@ struct EnrolledDeck {
 // The answer for one card. deck == -1 means unknown.
 struct BackMatch {
     int deck = -1;
-    float confidence = 0.f;  // 0..1: how clearly the best deck beats the runner-up and the threshold
-    float distance = 0.f;    // to the best deck
-    float runnerUp = 0.f;    // to the second best deck (or maxDistance when there is one deck)
+    float confidence =
+        0.f;               // 0..1: how clearly the best deck beats the runner-up and the threshold
+    float distance = 0.f;  // to the best deck
+    float runnerUp = 0.f;  // to the second best deck (or maxDistance when there is one deck)
 };
 
 // A new back that the matcher could confuse with an enrolled one.
@@ -31,13 +32,13 @@ struct ClosenessWarning {
 };
 
 struct MatcherOptions {
-    float maxDistance = 1.0f;    // farther than this from every deck: unknown
-    float minConfidence = 0.25f; // below this confidence: unknown
-    float tooClose = 0.30f;      // enrolment warning below this distance between two decks' backs
+    float maxDistance = 1.0f;     // farther than this from every deck: unknown
+    float minConfidence = 0.25f;  // below this confidence: unknown
+    float tooClose = 0.30f;       // enrolment warning below this distance between two decks' backs
 };
 
 class BackMatcher {
-public:
+  public:
     explicit BackMatcher(MatcherOptions options = {}) : options_(options) {}
 
     // Adds a deck; throws scoring::InputError("deck", ...) for an empty or repeated name or a
@@ -56,7 +57,7 @@ public:
     const std::vector<EnrolledDeck>& decks() const noexcept { return decks_; }
     const MatcherOptions& options() const noexcept { return options_; }
 
-private:
+  private:
     MatcherOptions options_;
     std::vector<EnrolledDeck> decks_;
 };

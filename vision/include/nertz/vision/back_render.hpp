@@ -23,13 +23,14 @@ void drawCard(cv::Mat& dst, const cv::Mat& backBgra, const Quad& quad);
 
 // One back lying flat on a plain table, slightly turned and tilted, under soft uneven light, with
 // noise and JPEG coding: what `deck enroll` gets from a phone.
-RenderedView renderEnrolmentView(const cv::Mat& backBgra, std::uint64_t seed, cv::Size size = {640, 480});
+RenderedView renderEnrolmentView(const cv::Mat& backBgra, std::uint64_t seed,
+                                 cv::Size size = {640, 480});
 
 struct DealClipOptions {
     cv::Size size{1280, 720};
     int cards = 50;
-    int framesPerCard = 5;  // 15 fps and 3 cards a second
-    bool hands = true;      // a hand carries each card in and covers part of the spot
+    int framesPerCard = 5;     // 15 fps and 3 cards a second
+    bool hands = true;         // a hand carries each card in and covers part of the spot
     int stopAfterFrames = -1;  // >= 0: the clip is cut after this many frames (a camera that stops)
 };
 
@@ -40,6 +41,7 @@ struct DealClip {
 
 // Cards of random decks (one of `backsBgra` each) dealt one at a time onto a spot: each card slides
 // in under a hand for two frames, then rests; the pile grows with every card slightly off square.
-DealClip renderDealClip(const std::vector<cv::Mat>& backsBgra, std::uint64_t seed, const DealClipOptions& options = {});
+DealClip renderDealClip(const std::vector<cv::Mat>& backsBgra, std::uint64_t seed,
+                        const DealClipOptions& options = {});
 
 }  // namespace nertz::vision

@@ -17,7 +17,7 @@ namespace nertz::vision {
 
 // A malformed or foreign signature blob, or a picture/outline a signature cannot be made from.
 class SignatureError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -64,7 +64,8 @@ struct BackSignature {
 };
 
 // The card inside `quad` warped to kBackWidth x kBackHeight, portrait (a landscape quad is turned a
-// quarter turn; which of the two upright orientations comes out is arbitrary). 8-bit BGR in and out.
+// quarter turn; which of the two upright orientations comes out is arbitrary). 8-bit BGR in and
+// out.
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 
 // Statistics of `region` of a rectified card (see rectifyCard).

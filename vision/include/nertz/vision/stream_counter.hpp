@@ -14,14 +14,14 @@
 namespace nertz::vision {
 
 struct StreamOptions {
-    int workLongSide = 320;        // frames are compared at this size
-    int pixelThreshold = 28;       // a pixel changed: largest channel difference above this
-    float stillFraction = 0.004f;  // a frame is at rest when fewer pixels than this share moved
+    int workLongSide = 320;          // frames are compared at this size
+    int pixelThreshold = 28;         // a pixel changed: largest channel difference above this
+    float stillFraction = 0.004f;    // a frame is at rest when fewer pixels than this share moved
     float minCardFraction = 0.004f;  // smallest change counted as a card, share of the frame
 };
 
 class StreamCounter {
-public:
+  public:
     explicit StreamCounter(const BackMatcher& matcher, StreamOptions options = {});
 
     // Feeds the next frame (8-bit BGR, any size but the same all clip); returns the cards counted
@@ -35,7 +35,7 @@ public:
     // False while something moved since the last rest: a clip ending now may have a card in flight.
     bool atRest() const noexcept { return !pending_; }
 
-private:
+  private:
     const BackMatcher* matcher_;
     StreamOptions options_;
     DeckCount count_;
