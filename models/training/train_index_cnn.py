@@ -26,11 +26,11 @@ class IndexNet(nn.Module):
         super().__init__()
         def block(i, o):
             return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
-        self.features = nn.Sequential(block(1, 16), nn.MaxPool2d(2),      # 20x12
-                                      block(16, 32), nn.MaxPool2d(2),     # 10x6
-                                      block(32, 48), nn.MaxPool2d(2),     # 5x3
-                                      block(48, 64))
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 5 * 3, 128), nn.ReLU(inplace=True),
+        self.features = nn.Sequential(block(1, 12), nn.MaxPool2d(2),      # 20x12
+                                      block(12, 24), nn.MaxPool2d(2),     # 10x6
+                                      block(24, 48), nn.MaxPool2d(2),     # 5x3
+                                      block(48, 48))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 5 * 3, 128), nn.ReLU(inplace=True),
                                   nn.Linear(128, classes))
 
     def forward(self, x):
@@ -53,6 +53,13 @@ def augment(xb, g):
     sh = int(torch.randint(-2, 3, (1,), generator=g)); sw = int(torch.randint(-1, 2, (1,), generator=g))
     xb = torch.roll(xb, shifts=(sh, sw), dims=(2, 3))
     return xb.clamp(0, 1)
+
+
+def export(net, path):
+    net.eval()
+    torch.onnx.export(WithSoftmax(net), torch.zeros(1, 1, 40, 24), path, opset_version=11,
+                      input_names=['patch'], output_names=['prob'], dynamic_axes={'patch': {0: 'n'}, 'prob': {0: 'n'}})
+    print(f'wrote {path}', file=sys.stderr)
 
 
 def main():
@@ -84,6 +91,8 @@ def main():
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             tot += loss.item() * len(idx); correct += (out.argmax(1) == yb).sum().item()
         print(f'epoch {ep}: loss {tot / len(y):.4f} acc {correct / len(y):.4f} ({time.time() - t0:.0f}s)', file=sys.stderr)
+        export(net, a.out)
+        net.train()
         if (time.time() - t0) / 60 > a.minutes:
             print('time budget reached', file=sys.stderr); break
     net.eval()
@@ -98,9 +107,7 @@ def main():
             tp = (acc & (pred == yv)).sum().item(); fp = (acc & (pred != yv)).sum().item()
             pos = (yv < 52).sum().item()
             print(f'  thr {thr}: index precision {tp / max(tp + fp, 1):.4f} recall {tp / max(pos, 1):.4f}', file=sys.stderr)
-    torch.onnx.export(WithSoftmax(net), torch.zeros(1, 1, 40, 24), a.out, opset_version=11,
-                      input_names=['patch'], output_names=['prob'], dynamic_axes={'patch': {0: 'n'}, 'prob': {0: 'n'}})
-    print(f'wrote {a.out}', file=sys.stderr)
+    export(net, a.out)
 
 
 if __name__ == '__main__':

@@ -1,0 +1,30 @@
+// Detector speed on a 1280x720 frame on one core. The frame is two real webcam_table photos
+// (../shared/data/real-cards, 14 + 12 labelled corner indices, about 20 cards) side by side.
+// Run: build/tests/bench/vision_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "nertz/vision.hpp"
+
+static void BM_Detect1280x720(benchmark::State& state) {
+    cv::setNumThreads(1);
+    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/webcam_table/images/";
+    cv::Mat left = nertz::vision::loadImage(dir + "WIN_20240627_11_36_36_Pro.jpg");
+    cv::Mat right = nertz::vision::loadImage(dir + "WIN_20240627_11_37_46_Pro.jpg");
+    cv::Mat frame(720, 1280, CV_8UC3);
+    cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
+    cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
+    nertz::vision::Detector detector;
+    std::size_t cards = 0;
+    for (auto _ : state) {
+        auto d = detector.detect(frame);
+        cards = d.cards.size();
+        benchmark::DoNotOptimize(cards);
+    }
+    state.counters["cards"] = double(cards);
+}
+BENCHMARK(BM_Detect1280x720)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+BENCHMARK_MAIN();
