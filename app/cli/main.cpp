@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     cli::addStandingsCommands(app, ctx);
     cli::addVisionCommands(app, ctx);
     cli::addSynthCommand(app, ctx);
+    cli::addCountCommands(app, ctx);  // after the league's: adds `deck enroll`
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

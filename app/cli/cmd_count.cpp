@@ -1,0 +1,635 @@
+// backs enroll / count / eval-count: enrol deck backs, count face-down cards by deck in a picture
+// or a video, and score counting on a labelled synthetic set.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "commands.hpp"
+#include "league_db.hpp"
+#include "nertz/db/database.hpp"
+#include "nertz/db/players.hpp"
+#include "nertz/io/json.hpp"
+#include "nertz/scoring/error.hpp"
+#include "nertz/scoring/referee.hpp"
+#include "nertz/synth/card_art.hpp"
+#include "nertz/synth/design_split.hpp"
+#include "nertz/vision/back_render.hpp"
+#include "nertz/vision/detector.hpp"
+#include "nertz/vision/image_io.hpp"
+#include "nertz/vision/lake_counter.hpp"
+#include "nertz/vision/stream_counter.hpp"
+
+namespace nertz::cli {
+namespace fs = std::filesystem;
+namespace vi = nertz::vision;
+using sc = nertz::scoring::InputError;
+
+namespace {
+
+bool isVideo(const fs::path& p) {
+    std::string e = p.extension().string();
+    std::transform(e.begin(), e.end(), e.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return e == ".avi" || e == ".mp4" || e == ".mkv" || e == ".mov" || e == ".webm" || e == ".mjpg";
+}
+
+cv::Mat readImage(const std::string& path, const std::string& field) {
+    if (!fs::is_regular_file(path)) throw sc(field, "no such file: " + path);
+    cv::Mat img = cv::imread(path, cv::IMREAD_COLOR);
+    if (img.empty()) throw sc(field, "not a picture OpenCV can read: " + path);
+    return img;
+}
+
+std::vector<std::uint8_t> readBytes(const std::string& path, const std::string& field) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw sc(field, "cannot read " + path);
+    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+// The signature of a deck from pictures of its back: the largest face-down card in each.
+vi::BackSignature enrolFromPictures(const std::vector<std::string>& images) {
+    if (images.empty()) throw sc("IMAGE", "give at least one picture of the deck's back");
+    vi::BackSignature sig;
+    for (const auto& path : images) {
+        const cv::Mat img = readImage(path, "IMAGE");
+        const auto found = vi::findBackCards(img);
+        const vi::BackCandidate* best = nullptr;
+        for (const auto& c : found)
+            if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad)))
+                best = &c;
+        if (!best)
+            throw sc("IMAGE",
+                     "no card back found in " + path + " (lay one card flat, fully in view)");
+        sig.merge(vi::makeBackSignature(img, best->quad));
+    }
+    return sig;
+}
+
+// --back NAME=FILE options -> a matcher.
+vi::BackMatcher matcherFromFiles(const std::vector<std::string>& specs) {
+    vi::BackMatcher m;
+    for (const auto& s : specs) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
+            throw sc("back", "'" + s + "' is not NAME=FILE");
+        const std::string name = s.substr(0, eq), file = s.substr(eq + 1);
+        try {
+            m.add(name, vi::BackSignature::fromBytes(readBytes(file, "back")));
+        } catch (const vi::SignatureError& e) {
+            throw sc("back", file + ": " + e.what());
+        }
+    }
+    if (m.decks().empty())
+        throw sc("back",
+                 "no decks to count: give --back NAME=FILE (a file written by 'backs enroll')");
+    return m;
+}
+
+// Enrolled decks of the league file with a back signature; `only` (names) restricts them.
+vi::BackMatcher matcherFromDb(const Context& ctx, const std::string& only) {
+    std::vector<std::string> wanted;
+    std::stringstream ss(only);
+    for (std::string n; std::getline(ss, n, ',');)
+        if (!n.empty()) wanted.push_back(n);
+    auto db = openDb(ctx);
+    vi::BackMatcher m;
+    std::vector<std::string> found;
+    for (const auto& d : db::PlayerRepo(*db).decks()) {
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), d.name) == wanted.end())
+            continue;
+        if (d.backSignature.empty()) {
+            if (!wanted.empty())
+                throw sc("decks", "deck '" + d.name +
+                                      "' has no back enrolled: nertzref-cli deck enroll --deck " +
+                                      d.name + " IMAGE");
+            continue;
+        }
+        try {
+            m.add(d.name, vi::BackSignature::fromBytes(d.backSignature));
+        } catch (const vi::SignatureError& e) {
+            throw sc("decks", "deck '" + d.name + "': " + e.what());
+        }
+        found.push_back(d.name);
+    }
+    for (const auto& w : wanted)
+        if (std::find(found.begin(), found.end(), w) == found.end())
+            throw sc("decks", "no deck called '" + w + "' in " + db->path());
+    if (m.decks().empty())
+        throw sc("decks",
+                 "no deck with an enrolled back in " + db->path() + " (nertzref-cli deck enroll)");
+    return m;
+}
+
+io::Json quadJson(const vi::Quad& q) {
+    io::Json a = io::Json::array();
+    for (const auto& p : q)
+        a.push_back({std::round(double(p.x) * 10) / 10, std::round(double(p.y) * 10) / 10});
+    return a;
+}
+
+io::Json countJson(const vi::DeckCount& c) {
+    io::Json counts = io::Json::object();
+    for (const auto& [name, n] : c.counts) counts[name] = n;
+    io::Json cards = io::Json::array();
+    for (const auto& card : c.cards) {
+        io::Json j{{"quad", quadJson(card.quad)},
+                   {"deck", card.deckName},
+                   {"confidence", std::round(card.confidence * 1000) / 1000}};
+        if (card.strip) j["strip"] = true;
+        if (card.frame >= 0) j["frame"] = card.frame;
+        cards.push_back(j);
+    }
+    return {{"counts", counts},
+            {"unknown", c.unknown},
+            {"cards", cards},
+            {"ms", std::round(c.ms * 10) / 10}};
+}
+
+// Counts a video clip frame by frame; a clip that ends with a card in flight, or that cannot be
+// read on, keeps the count so far and says so.
+io::Json countVideo(const std::string& path, const vi::BackMatcher& matcher) {
+    cv::VideoCapture cap(path);
+    if (!cap.isOpened()) throw sc("INPUT", "cannot open video " + path);
+    vi::StreamCounter counter(matcher);
+    const auto t0 = std::chrono::steady_clock::now();
+    cv::Mat frame;
+    std::string problem;
+    const double declared = cap.get(cv::CAP_PROP_FRAME_COUNT);
+    while (true) {
+        if (!cap.read(frame) || frame.empty()) break;
+        try {
+            counter.push(frame);
+        } catch (const std::invalid_argument& e) {
+            problem = e.what();
+            break;
+        }
+    }
+    if (counter.frames() == 0) throw sc("INPUT", "no frame could be read from " + path);
+    if (problem.empty() && declared > 0 && counter.frames() < int(declared) - 1)
+        problem = "the video stopped after frame " + std::to_string(counter.frames()) + " of " +
+                  std::to_string(int(declared));
+    if (problem.empty() && !counter.atRest())
+        problem = "the clip ended while something was still moving (frame " +
+                  std::to_string(counter.frames() - 1) + "): a card in flight is not counted";
+    vi::DeckCount c = counter.count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    c.ms = ms / counter.frames();
+    io::Json j = countJson(c);
+    j["frames"] = counter.frames();
+    j["complete"] = problem.empty();
+    if (!problem.empty()) j["message"] = problem + "; the count so far is kept";
+    return j;
+}
+
+// --- eval-count ---
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
+}
+
+struct Tally {
+    int scenes = 0, exact = 0, cards = 0, right = 0;
+    void add(const Tally& o) {
+        scenes += o.scenes, exact += o.exact, cards += o.cards, right += o.right;
+    }
+    io::Json json() const {
+        return {{"scenes", scenes},
+                {"exact_scene_accuracy", scenes ? double(exact) / scenes : 0.0},
+                {"cards", cards},
+                {"attribution_accuracy", cards ? double(right) / cards : 0.0}};
+    }
+};
+
+// One deck's back artwork from the card-art cache: "<design>/<back id>@hue<deg>".
+cv::Mat backArt(const fs::path& cache, const std::string& back) {
+    const auto slash = back.find('/');
+    if (slash == std::string::npos) throw sc("back", "'" + back + "' is not <design>/<back id>");
+    std::string id = back.substr(slash + 1);
+    std::vector<double> hues;  // a twin of a twin is recoloured twice: "back@hue95@hue132"
+    for (auto at = id.rfind("@hue"); at != std::string::npos; at = id.rfind("@hue")) {
+        hues.insert(hues.begin(), std::stod(id.substr(at + 4)));
+        id = id.substr(0, at);
+    }
+    const std::string design = back.substr(0, slash);
+    cv::Mat art;
+    if (design == "nertz-colour") {
+        const auto d = synth::makeNertzColourDesign();
+        for (const auto& b : d.backs)
+            if (b.id == id) art = b.image;
+    } else {
+        art = cv::imread((cache / design / "backs" / (id + ".png")).string(), cv::IMREAD_UNCHANGED);
+    }
+    if (art.empty() || art.type() != CV_8UC4)
+        throw sc("cardart", "no back artwork for " + back + " in " + cache.string());
+    for (double h : hues) art = synth::recolourBack(art, h);
+    return art;
+}
+
+}  // namespace
+
+void addCountCommands(CLI::App& app, Context& ctx) {
+    // backs enroll
+    {
+        struct Args {
+            std::string deck, out;
+            std::vector<std::string> images, against;
+        };
+        auto a = std::make_shared<Args>();
+        auto* backs = app.add_subcommand("backs", "deck back signatures without a league file");
+        backs->require_subcommand(1);
+        auto* enroll = backs->add_subcommand(
+            "enroll", "learn a deck's back from 1-5 pictures; write its signature to a file");
+        enroll->add_option("--deck", a->deck, "deck name")->required();
+        enroll->add_option("--out", a->out, "signature file to write")->required();
+        enroll->add_option("--against", a->against,
+                           "NAME=FILE of enrolled decks to check closeness against");
+        enroll
+            ->add_option("IMAGE", a->images,
+                         "pictures of the back (one card flat, or the top of the deck)")
+            ->required();
+        enroll->callback([a] {
+            const vi::BackSignature sig = enrolFromPictures(a->images);
+            io::Json warnings = io::Json::array();
+            if (!a->against.empty()) {
+                const vi::BackMatcher m = matcherFromFiles(a->against);
+                for (const auto& w : m.closeTo(sig)) {
+                    std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
+                    warnings.push_back(w.message);
+                }
+            }
+            const auto bytes = sig.toBytes();
+            const std::string tmp = a->out + ".part";
+            {
+                std::ofstream out(tmp, std::ios::binary);
+                if (!out) throw sc("out", "cannot write " + a->out);
+                out.write(reinterpret_cast<const char*>(bytes.data()),
+                          std::streamsize(bytes.size()));
+                if (!out) throw sc("out", "cannot write " + a->out);
+            }
+            fs::rename(tmp, a->out);
+            std::cout << io::Json{{"deck", a->deck},
+                                  {"views", sig.views()},
+                                  {"bytes", bytes.size()},
+                                  {"warnings", warnings}}
+                             .dump()
+                      << "\n";
+        });
+    }
+    // deck enroll (the league file's deck command group, from cmd_league.cpp)
+    CLI::App* deck = nullptr;
+    try {
+        deck = app.get_subcommand("deck");
+    } catch (const CLI::OptionNotFound&) {
+        // the league commands are not registered: no `deck enroll`
+    }
+    if (deck) {
+        struct Args {
+            std::string deck, owner;
+            std::vector<std::string> images;
+        };
+        auto a = std::make_shared<Args>();
+        auto* enroll = deck->add_subcommand(
+            "enroll",
+            "learn a deck's back from 1-5 pictures and store its signature with the deck");
+        enroll->add_option("--deck", a->deck, "deck name (as in deck add)")->required();
+        enroll->add_option("--owner", a->owner,
+                           "the deck's owner, when two players have decks of that name");
+        enroll
+            ->add_option("IMAGE", a->images,
+                         "pictures of the back (one card flat, or the top of the deck)")
+            ->required();
+        enroll->callback([a, &ctx] {
+            const vi::BackSignature sig = enrolFromPictures(a->images);
+            auto db = openDb(ctx);
+            db::Transaction tx(*db);
+            std::vector<db::Deck> all = db::PlayerRepo(*db).decks();
+            std::int64_t id = 0;
+            int matches = 0;
+            vi::BackMatcher others;
+            for (const auto& d : all) {
+                if (d.name == a->deck && (a->owner.empty() || d.owner == a->owner)) {
+                    id = d.id;
+                    ++matches;
+                } else if (!d.backSignature.empty()) {
+                    try {
+                        others.add(d.owner + "/" + d.name,
+                                   vi::BackSignature::fromBytes(d.backSignature));
+                    } catch (const std::exception&) {
+                        // an unreadable or repeated signature of another deck: nothing to compare
+                        // with
+                    }
+                }
+            }
+            if (matches == 0)
+                throw sc("deck", "no deck called '" + a->deck + "'" +
+                                     (a->owner.empty() ? "" : " of " + a->owner) +
+                                     " (deck add first)");
+            if (matches > 1)
+                throw sc("owner",
+                         "several players have a deck called '" + a->deck + "': give --owner");
+            db->cached("UPDATE decks SET back_signature = ? WHERE id = ?")
+                .bindAll(sig.toBytes(), id)
+                .run();
+            tx.commit();
+            io::Json warnings = io::Json::array();
+            for (const auto& w : others.closeTo(sig)) {
+                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
+                warnings.push_back(w.message);
+            }
+            std::cout << io::Json{{"deck", a->deck},
+                                  {"views", sig.views()},
+                                  {"bytes", sig.toBytes().size()},
+                                  {"warnings", warnings}}
+                             .dump()
+                      << "\n";
+        });
+    }
+    // count
+    {
+        struct Args {
+            std::string input;
+            std::vector<std::string> backs;
+            std::string decks;
+            bool json = false;
+        };
+        auto a = std::make_shared<Args>();
+        auto* cmd =
+            app.add_subcommand("count", "count face-down cards by deck in a picture or a video");
+        cmd->add_option("INPUT", a->input, "picture or video (.avi .mp4 .mkv .mov .webm)")
+            ->required();
+        cmd->add_option("--back", a->backs,
+                        "NAME=FILE: a deck and its signature file (from 'backs enroll'); repeat; "
+                        "without it the league file's enrolled decks are used");
+        cmd->add_option("--decks", a->decks,
+                        "A,B,...: only these enrolled decks of the league file (--db)");
+        cmd->add_flag("--json", a->json, "JSON on stdout");
+        cmd->callback([a, &ctx] {
+            if (!a->backs.empty() && !a->decks.empty())
+                throw sc("decks", "give --decks (league file) or --back (files), not both");
+            const vi::BackMatcher matcher =
+                a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
+            io::Json j;
+            if (isVideo(a->input)) {
+                if (!fs::is_regular_file(a->input)) throw sc("INPUT", "no such file: " + a->input);
+                j = countVideo(a->input, matcher);
+            } else {
+                j = countJson(vi::countBacks(readImage(a->input, "INPUT"), matcher));
+            }
+            if (a->json) {
+                std::cout << j.dump() << "\n";
+                return;
+            }
+            for (const auto& [name, n] : j["counts"].items())
+                std::cout << std::left << std::setw(16) << name << n << "\n";
+            std::cout << std::left << std::setw(16) << "unknown" << j["unknown"] << "\n";
+            if (j.contains("message")) std::cout << j["message"].get<std::string>() << "\n";
+        });
+    }
+    // lake: the lake checksum from a picture of the lake piles
+    {
+        struct Args {
+            std::string input, models;
+            int closed = 0;
+            bool json = false;
+        };
+        auto a = std::make_shared<Args>();
+        auto* cmd = app.add_subcommand(
+            "lake",
+            "read the top card of every lake pile and give the expected number of lake cards");
+        cmd->add_option("INPUT", a->input, "picture of the lake")->required();
+        cmd->add_option("--closed", a->closed,
+                        "closed (finished, turned over) king piles, 13 cards each")
+            ->capture_default_str();
+        cmd->add_option("--models", a->models, "model folder (default: as detect)");
+        cmd->add_flag("--json", a->json, "JSON on stdout");
+        cmd->callback([a] {
+            if (a->closed < 0 || a->closed > 64) throw sc("closed", "must be 0..64");
+            cv::Mat img;
+            try {
+                img = vi::loadImage(a->input);
+            } catch (const vi::ImageError& e) {
+                throw sc("INPUT", e.what());
+            }
+            vi::DetectorOptions opts;
+            opts.modelDir = a->models;
+            std::unique_ptr<vi::Detector> detector;
+            try {
+                detector = std::make_unique<vi::Detector>(opts);
+            } catch (const vi::ModelError& e) {
+                throw sc("--models", e.what());
+            }
+            const vi::Detection det = detector->detect(img);
+            // one top per pile: of two readings of one suit closer than a card, the higher rank is
+            // the top (the lower one is a card peeking out under it)
+            struct Top {
+                scoring::Card card;
+                cv::Point2f at;
+                float scale;
+                float confidence;
+                std::optional<vi::Quad> quad;
+            };
+            std::vector<Top> tops;
+            for (const auto& c : det.cards) {
+                if (!c.face || c.indices.empty()) continue;
+                const cv::Point2f at = c.quad ? vi::quadCentre(*c.quad) : c.indices[0].centre;
+                const float scale =
+                    c.quad ? vi::quadSides(*c.quad).height : c.indices[0].scale * 8.f;
+                bool merged = false;
+                for (auto& t : tops) {
+                    if (t.card.suit != c.face->suit ||
+                        cv::norm(t.at - at) > 0.6 * std::max(t.scale, scale))
+                        continue;
+                    if (c.face->rank > t.card.rank) t = {*c.face, at, scale, c.confidence, c.quad};
+                    merged = true;
+                }
+                if (!merged) tops.push_back({*c.face, at, scale, c.confidence, c.quad});
+            }
+            std::vector<scoring::Card> cards;
+            io::Json jt = io::Json::array();
+            for (const auto& t : tops) {
+                cards.push_back(t.card);
+                io::Json j{{"face", t.card.name()},
+                           {"confidence", std::round(t.confidence * 1000) / 1000}};
+                j["quad"] = t.quad ? quadJson(*t.quad) : io::Json(nullptr);
+                jt.push_back(j);
+            }
+            const int expected = scoring::expectedLakeCards(cards, a->closed);
+            const io::Json j{{"tops", jt},
+                             {"closed_piles", a->closed},
+                             {"expected", expected},
+                             {"ms", std::round(det.ms * 10) / 10}};
+            if (a->json) {
+                std::cout << j.dump() << "\n";
+                return;
+            }
+            for (const auto& t : tops) std::cout << t.card.name() << " ";
+            std::cout << "\nexpected lake cards: " << expected << "\n";
+        });
+    }
+    // eval-count
+    {
+        struct Args {
+            std::string dir, cardart, kind;
+            int limit = 0;
+            double countable = 0.10, whole = 0.85;
+            bool json = false;
+        };
+        auto a = std::make_shared<Args>();
+        auto* cmd = app.add_subcommand(
+            "eval-count",
+            "score back attribution and counting on a synthetic set (nertzref-cli synth)");
+        cmd->add_option("DIR", a->dir, "folder written by 'nertzref-cli synth' (images/, cards/)")
+            ->required();
+        cmd->add_option("--cardart", a->cardart,
+                        "card-art cache for the enrolment renders (default as synth)");
+        cmd->add_option("--kind", a->kind, "label for the report (default: the folder's name)");
+        cmd->add_option("--limit", a->limit, "score only the first N scenes");
+        cmd->add_option("--countable", a->countable,
+                        "a card counts when at least this share of it shows")
+            ->capture_default_str();
+        cmd->add_option("--whole", a->whole,
+                        "per-card attribution is scored on cards showing at least this share")
+            ->capture_default_str();
+        cmd->add_flag("--json", a->json, "JSON on stdout");
+        cmd->callback([a] {
+            const fs::path dir(a->dir);
+            if (!fs::is_directory(dir / "cards"))
+                throw sc("DIR", "no cards/ folder in " + a->dir +
+                                    " (write one with 'nertzref-cli synth')");
+            const fs::path cache =
+                a->cardart.empty() ? synth::defaultCardArtDir() : fs::path(a->cardart);
+            const synth::DesignSplit split =
+                synth::loadDesignSplit(synth::defaultDesignSplitFile());
+            std::vector<fs::path> files;
+            for (const auto& e : fs::directory_iterator(dir / "cards"))
+                if (e.path().extension() == ".json") files.push_back(e.path());
+            std::sort(files.begin(), files.end());
+            if (a->limit > 0 && int(files.size()) > a->limit) files.resize(std::size_t(a->limit));
+            if (files.empty()) throw sc("DIR", "no scenes in " + a->dir);
+            Tally heldOut, train, warnedCards;
+            int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
+            std::vector<double> ms;
+            std::map<std::string, cv::Mat> artCache;
+            for (std::size_t i = 0; i < files.size(); ++i) {
+                const io::Json s = io::readJsonFile(files[i].string());
+                const cv::Mat img =
+                    readImage((dir / s.at("image").get<std::string>()).string(), "image");
+                // enrol each deck from its own flat-card render (never from this scene)
+                vi::BackMatcher matcher;
+                bool anyHeldOut = false, tooClose = false;
+                for (const auto& d : s.at("decks")) {
+                    const std::string back = d.at("back").get<std::string>();
+                    if (!artCache.count(back)) artCache[back] = backArt(cache, back);
+                    const auto view =
+                        vi::renderEnrolmentView(artCache[back], std::hash<std::string>{}(back));
+                    const vi::BackSignature sig = vi::makeBackSignature(view.image, view.quad);
+                    if (!matcher.closeTo(sig).empty()) tooClose = true;
+                    matcher.add("deck" + std::to_string(d.at("id").get<int>()), sig);
+                    anyHeldOut = anyHeldOut || split.isHeldOut(d.at("design").get<std::string>());
+                }
+                if (tooClose) ++warned;  // enrolment would have warned this table: scored apart
+                // per-card attribution on the labelled outlines
+                std::map<std::string, int> truth;
+                Tally t;
+                for (const auto& c : s.at("cards")) {
+                    if (c.at("side").get<std::string>() != "back") continue;
+                    const double vis = c.at("visible_fraction").get<double>();
+                    const std::string deck = "deck" + std::to_string(c.at("deck").get<int>());
+                    if (vis >= a->countable) ++truth[deck];
+                    if (vis < a->whole) continue;
+                    vi::Quad q;
+                    for (int k = 0; k < 4; ++k)
+                        q[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
+                                             c.at("quad")[std::size_t(k)][1].get<float>()};
+                    const auto got = vi::attributeCard(img, q, {}, matcher);
+                    Tally& tt = tooClose                                             ? warnedCards
+                                : split.isHeldOut(c.at("design").get<std::string>()) ? heldOut
+                                                                                     : train;
+                    ++tt.cards;
+                    if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck && !tooClose)
+                        std::cerr << files[i].filename().string() << " "
+                                  << c.at("back").get<std::string>() << " truth " << deck << " got "
+                                  << got.deckName << " d " << got.distance << " r " << got.runnerUp
+                                  << " conf " << got.confidence << " true-d "
+                                  << matcher.distanceTo(vi::describeBack(vi::rectifyCard(img, q)),
+                                                        std::stoi(deck.substr(4)))
+                                  << "\n";
+                    if (got.deckName == deck)
+                        ++tt.right;
+                    else if (tooClose)
+                        continue;
+                    else if (got.deck < 0)
+                        ++unknownCards;
+                    else
+                        ++wrongCards;
+                }
+                if (tooClose) continue;
+                // the whole pipeline's count
+                const vi::DeckCount got = vi::countBacks(img, matcher);
+                ms.push_back(got.ms);
+                bool ok = got.unknown == 0;
+                for (const auto& [name, n] : got.counts) {
+                    const auto it = truth.find(name);
+                    ok = ok && n == (it == truth.end() ? 0 : it->second);
+                }
+                exact += ok ? 1 : 0;
+                Tally& st = anyHeldOut ? heldOut : train;
+                ++st.scenes;
+                st.exact += ok ? 1 : 0;
+                if ((i + 1) % 20 == 0 || i + 1 == files.size())
+                    std::cerr << "eval-count: " << i + 1 << "/" << files.size() << " scenes, exact "
+                              << exact << "\n";
+            }
+            Tally all = heldOut;
+            all.add(train);
+            const std::string kind = a->kind.empty() ? dir.filename().string() : a->kind;
+            io::Json j{{"kind", kind},
+                       {"scenes", all.scenes},
+                       {"exact_scene_accuracy", all.scenes ? double(exact) / all.scenes : 0.0},
+                       {"scenes_warned_too_close", warned},
+                       {"attribution",
+                        {{"all", all.json()},
+                         {"heldout", heldOut.json()},
+                         {"train", train.json()},
+                         {"warned_scenes", warnedCards.json()}}},
+                       {"cards_unknown", unknownCards},
+                       {"cards_wrong", wrongCards},
+                       {"countable_visible_fraction", a->countable},
+                       {"attribution_visible_fraction", a->whole},
+                       {"ms_median", percentile(ms, 0.5)},
+                       {"ms_p95", percentile(ms, 0.95)}};
+            if (a->json) {
+                std::cout << j.dump() << "\n";
+                return;
+            }
+            std::cout
+                << std::fixed << std::setprecision(4) << kind << ": " << all.scenes
+                << " scenes, exact counts " << j["exact_scene_accuracy"].get<double>()
+                << " (held-out-design scenes " << heldOut.exact << "/" << heldOut.scenes
+                << ", train " << train.exact << "/" << train.scenes << "); " << warned
+                << " more scenes not scored: enrolment warned two of their decks are too close\n"
+                << "per-card attribution: all " << all.right << "/" << all.cards << ", held-out "
+                << heldOut.right << "/" << heldOut.cards << ", train " << train.right << "/"
+                << train.cards << " (unknown " << unknownCards << ", wrong " << wrongCards
+                << "); in the warned scenes " << warnedCards.right << "/" << warnedCards.cards
+                << "\n"
+                << std::setprecision(1) << "ms per frame: median " << j["ms_median"].get<double>()
+                << ", p95 " << j["ms_p95"].get<double>() << "\n";
+        });
+    }
+}
+
+}  // namespace nertz::cli

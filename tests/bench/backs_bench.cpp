@@ -1,0 +1,94 @@
+// Back counting speed on one core: a 1280x720 frame of loose face-down cards (the batch count),
+// one of a ribbon spread, and one stream frame. Real gnome-cards-data backs (see tests/backs).
+// Run: build/tests/bench/backs_bench --benchmark_repetitions=5
+// --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "nertz/vision/back_render.hpp"
+#include "nertz/vision/lake_counter.hpp"
+#include "nertz/vision/stream_counter.hpp"
+
+namespace vi = nertz::vision;
+
+namespace {
+
+struct Fixture {
+    std::vector<cv::Mat> art;
+    vi::BackMatcher matcher;
+    cv::Mat loose, ribbon;
+    vi::DealClip clip;
+
+    Fixture() {
+        cv::setNumThreads(1);
+        for (const char* d : {"bellot", "anglo", "paris", "ornamental"}) {
+            cv::Mat m = cv::imread(std::string(NERTZ_TEST_BACKS_DIR) + "/" + d + ".png",
+                                   cv::IMREAD_UNCHANGED);
+            if (m.empty())
+                throw std::runtime_error(std::string("missing test back ") + d +
+                                         " (build backs_test_art)");
+            art.push_back(m);
+            const auto v = vi::renderEnrolmentView(m, art.size());
+            matcher.add(d, vi::makeBackSignature(v.image, v.quad));
+        }
+        cv::RNG rng(3);
+        loose = cv::Mat(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
+        ribbon = loose.clone();
+        for (int i = 0; i < 24; ++i) {  // 24 loose cards on a 6 x 4 grid
+            const cv::Point2f c(1280.f * (i % 6 + 0.5f) / 6, 720.f * (i / 6 + 0.5f) / 4);
+            const float h = 150, w = 105, a = float(rng.uniform(0.0, 6.28));
+            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+            vi::drawCard(loose, art[std::size_t(i % 4)],
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+        }
+        for (int i = 0; i < 20; ++i) {  // a 20-card ribbon
+            const cv::Point2f c(250.f + i * 40.f, 360.f);
+            vi::drawCard(ribbon, art[std::size_t(rng.uniform(0, 4))],
+                         {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
+                          c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
+        }
+        vi::DealClipOptions o;
+        o.cards = 10;
+        clip = vi::renderDealClip(art, 5, o);
+    }
+};
+
+const Fixture& fixture() {
+    static const Fixture f;
+    return f;
+}
+
+void BM_CountLooseFrame(benchmark::State& state) {
+    const auto& f = fixture();
+    for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.loose, f.matcher));
+}
+
+void BM_CountRibbonFrame(benchmark::State& state) {
+    const auto& f = fixture();
+    for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.ribbon, f.matcher));
+}
+
+// Mean cost of one 1280x720 frame of a dealing clip (rest frames, moving frames and counts).
+void BM_StreamFrame(benchmark::State& state) {
+    const auto& f = fixture();
+    std::size_t frames = 0;
+    for (auto _ : state) {
+        vi::StreamCounter counter(f.matcher);
+        for (const auto& fr : f.clip.frames) counter.push(fr);
+        frames += f.clip.frames.size();
+    }
+    state.counters["ms_per_frame"] = benchmark::Counter(
+        double(frames) / 1000.0, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+}  // namespace
+
+BENCHMARK(BM_CountLooseFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CountRibbonFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();

@@ -1,0 +1,33 @@
+// Face-down cards in a picture of the sort: loose cards as whole outlines, and the cards of a
+// ribbon spread (or of any overlapping row) as one outline each plus the strip of it that shows.
+// Cards are told from the table by colour against a table model taken from the picture's border.
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "nertz/vision/back_signature.hpp"
+
+namespace nertz::vision {
+
+struct BackCandidate {
+    Quad quad;           // the whole card (its covered part estimated), corners in order
+    BackRegion region;   // the part of the rectified card that shows (whole for a loose card)
+    bool inRow = false;  // found in a ribbon spread / overlapping row
+    int row = -1;        // which row (cards of one row are consecutive)
+};
+
+struct BackFinderOptions {
+    int workLongSide = 640;          // the picture is shrunk to this long side first
+    float minCardFraction = 0.002f;  // smallest card, as a share of the picture's area
+    float cardAspect = 1.40f;        // long side / short side of a card (poker 88x63 mm)
+};
+
+// Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).
+std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options = {});
+
+// The foreground (not-table) mask the finder works on, at the working size; exposed for tests.
+cv::Mat tableForeground(const cv::Mat& bgrWork);
+
+}  // namespace nertz::vision

@@ -1,0 +1,65 @@
+// Attribution of a face-down card to one of the enrolled decks by its back, or to nobody
+// (`unknown`) when no deck is close enough or two decks are about equally close; and the warning
+// at enrolment when a new deck's back is too close to an enrolled one to be told apart.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nertz/vision/back_signature.hpp"
+
+namespace nertz::vision {
+
+struct EnrolledDeck {
+    std::string name;
+    BackSignature signature;
+};
+
+// The answer for one card. deck == -1 means unknown.
+struct BackMatch {
+    int deck = -1;
+    float confidence =
+        0.f;               // 0..1: how clearly the best deck beats the runner-up and the threshold
+    float distance = 0.f;  // to the best deck
+    float runnerUp = 0.f;  // to the second best deck (or maxDistance when there is one deck)
+};
+
+// A new back that the matcher could confuse with an enrolled one.
+struct ClosenessWarning {
+    std::string deck;  // the enrolled deck it is close to
+    float distance = 0.f;
+    std::string message;
+};
+
+struct MatcherOptions {
+    float maxDistance = 1.0f;     // farther than this from every deck: unknown
+    float minConfidence = 0.25f;  // below this confidence: unknown
+    float tooClose = 0.30f;       // enrolment warning below this distance between two decks' backs
+};
+
+class BackMatcher {
+  public:
+    explicit BackMatcher(MatcherOptions options = {}) : options_(options) {}
+
+    // Adds a deck; throws scoring::InputError("deck", ...) for an empty or repeated name or a
+    // signature without a whole-card view.
+    void add(std::string name, BackSignature signature);
+
+    // Enrolled decks whose backs are within options().tooClose of `signature` (closest first).
+    std::vector<ClosenessWarning> closeTo(const BackSignature& signature) const;
+
+    // The best deck for a card (whole card) or a strip of one (probe.region not whole).
+    BackMatch match(const BackDescriptor& probe) const;
+
+    // Distance from a probe to one deck (smallest over its views of the same region kind).
+    float distanceTo(const BackDescriptor& probe, int deck) const;
+
+    const std::vector<EnrolledDeck>& decks() const noexcept { return decks_; }
+    const MatcherOptions& options() const noexcept { return options_; }
+
+  private:
+    MatcherOptions options_;
+    std::vector<EnrolledDeck> decks_;
+};
+
+}  // namespace nertz::vision

@@ -1,0 +1,88 @@
+// Back signatures: a compact, lighting-tolerant description of a card back's colour and pattern,
+// computed from a card's outline in a picture, compared at any of the two upright orientations and
+// from a whole card or a visible strip of one; stored as bytes with the deck in the league file.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "nertz/vision/card_outlines.hpp"  // Quad
+
+namespace nertz::vision {
+
+// A malformed or foreign signature blob, or a picture/outline a signature cannot be made from.
+class SignatureError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Canonical size of a rectified card (portrait), pixels.
+inline constexpr int kBackWidth = 64;
+inline constexpr int kBackHeight = 90;
+
+// Which part of a card a descriptor describes: the whole interior, or a strip along one long edge
+// (what shows of a card in a ribbon spread), as a fraction of the card's width.
+struct BackRegion {
+    float x0 = 0.f, x1 = 1.f;  // 0..1 across the rectified card's width
+    bool whole() const noexcept { return x0 <= 0.f && x1 >= 1.f; }
+};
+
+// Colour and pattern statistics of one region of one card.
+struct BackDescriptor {
+    static constexpr int kChromaBins = 12;  // r = R/(R+G+B), g = G/(R+G+B), 12 x 12 soft bins
+    static constexpr int kToneBins = 10;    // brightness / mean brightness in 0..2.5
+    static constexpr int kOrientBins = 8;   // gradient orientation modulo 180 degrees
+    static constexpr int kLayoutCols = 3, kLayoutRows = 4;  // coarse grid, whole cards only
+
+    BackRegion region;
+    std::vector<float> chroma;  // sums to 1
+    std::vector<float> tone;    // sums to 1
+    std::vector<float> orient;  // sums to 1
+    float texture = 0.f;        // log mean gradient magnitude / mean brightness
+    float fine = 0.f;           // share of gradient energy at the fine scale
+    std::vector<float> layout;  // kLayoutRows * kLayoutCols * 3 (tone, r, g); empty for strips
+};
+
+// A deck's back: descriptors of the whole card and of edge strips, from one or a few views.
+struct BackSignature {
+    static constexpr std::uint8_t kVersion = 1;
+    std::vector<BackDescriptor> descriptors;
+
+    // Bytes: "NBS", version, then the descriptors. fromBytes() throws SignatureError on anything
+    // else (wrong magic, other version, truncated, NaN).
+    std::vector<std::uint8_t> toBytes() const;
+    static BackSignature fromBytes(const std::vector<std::uint8_t>& bytes);
+
+    // Adds the descriptors of another view of the same deck.
+    void merge(const BackSignature& other);
+    int views() const noexcept;
+};
+
+// The card inside `quad` warped to kBackWidth x kBackHeight, portrait (a landscape quad is turned a
+// quarter turn; which of the two upright orientations comes out is arbitrary). 8-bit BGR in and
+// out.
+cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
+
+// Statistics of `region` of a rectified card (see rectifyCard).
+BackDescriptor describeBack(const cv::Mat& rectified, BackRegion region = {});
+
+// The signature of one view of a deck: the whole card and strips of 12% and 25% along either long
+// edge. Throws SignatureError when the quad is degenerate or mostly outside the picture.
+BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
+
+// Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs). Whole cards
+// are compared in both upright orientations and the smaller distance is taken.
+float backDistance(const BackDescriptor& a, const BackDescriptor& b);
+
+// Quad helpers.
+float quadArea(const Quad& q);
+cv::Point2f quadCentre(const Quad& q);
+// Mean length of the two long sides and of the two short sides.
+cv::Size2f quadSides(const Quad& q);
+
+}  // namespace nertz::vision

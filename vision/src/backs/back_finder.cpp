@@ -1,0 +1,301 @@
+// Face-down card finder; see back_finder.hpp.
+#include "nertz/vision/back_finder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <opencv2/imgproc.hpp>
+
+namespace nertz::vision {
+
+namespace {
+
+struct Blob {
+    std::vector<cv::Point> contour;
+    cv::RotatedRect box;
+    double area = 0;
+    float shortSide = 0, longSide = 0;
+};
+
+// Corners of a rotated rectangle in the order of the rectangle's own frame, the first edge being
+// along `first` (a unit vector) when given.
+Quad frameQuad(cv::Point2f centre, cv::Point2f u, cv::Point2f v, float x0, float x1, float y0,
+               float y1, cv::Point2f origin) {
+    auto at = [&](float x, float y) { return origin + u * x + v * y; };
+    (void)centre;
+    return {at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)};
+}
+
+// Puts a quad's corners in reading order (top-left first, clockwise on screen).
+Quad readingOrder(const Quad& q) {
+    cv::Point2f c = quadCentre(q);
+    std::array<cv::Point2f, 4> s = q;
+    std::sort(s.begin(), s.end(), [&](const cv::Point2f& a, const cv::Point2f& b) {
+        return std::atan2(a.y - c.y, a.x - c.x) < std::atan2(b.y - c.y, b.x - c.x);
+    });
+    std::size_t start = 0;
+    for (std::size_t i = 1; i < 4; ++i)
+        if (s[i].x + s[i].y < s[start].x + s[start].y) start = i;
+    Quad out;
+    for (std::size_t i = 0; i < 4; ++i) out[i] = s[(start + i) % 4];
+    return out;
+}
+
+Quad scaled(const Quad& q, float k) {
+    Quad o = q;
+    for (auto& p : o) p *= k;
+    return o;
+}
+
+// One loose card: the blob's four-corner outline if it has one, else its rotated box.
+Quad looseQuad(const Blob& b) {
+    std::vector<cv::Point> approx;
+    cv::approxPolyDP(b.contour, approx, 0.04 * cv::arcLength(b.contour, true), true);
+    if (approx.size() == 4 && cv::isContourConvex(approx)) {
+        Quad q;
+        for (int i = 0; i < 4; ++i) q[std::size_t(i)] = cv::Point2f(approx[std::size_t(i)]);
+        return readingOrder(q);
+    }
+    cv::Point2f p[4];
+    b.box.points(p);
+    return readingOrder({p[0], p[1], p[2], p[3]});
+}
+
+// The cards of an overlapping row: the blob is seen in the frame of its rotated box (x along the
+// row); vertical card edges make peaks in the horizontal-gradient profile, spaced by the row's
+// step. The fully showing card sits at one end; the side whose predicted edges are stronger wins.
+std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv::Mat& mask,
+                                    float cardWidth) {
+    cv::Point2f pts[4];
+    b.box.points(pts);
+    // long axis u, short axis v
+    cv::Point2f e1 = pts[1] - pts[0], e2 = pts[2] - pts[1];
+    if (cv::norm(e1) < cv::norm(e2)) std::swap(e1, e2);
+    const float len = float(cv::norm(e1)), thick = float(cv::norm(e2));
+    cv::Point2f u = e1 * (1.f / len), v = e2 * (1.f / thick);
+    const cv::Point2f origin = b.box.center - u * (len / 2) - v * (thick / 2);
+    const int lw = std::max(4, int(std::lround(len))), th = std::max(4, int(std::lround(thick)));
+    // image -> row frame
+    cv::Mat m = (cv::Mat_<double>(2, 3) << u.x, u.y, -(u.x * origin.x + u.y * origin.y), v.x, v.y,
+                 -(v.x * origin.x + v.y * origin.y));
+    cv::Mat rg, rm;
+    cv::warpAffine(gray, rg, m, cv::Size(lw, th), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    cv::warpAffine(mask, rm, m, cv::Size(lw, th), cv::INTER_NEAREST, cv::BORDER_CONSTANT);
+    cv::Mat gx;
+    cv::Sobel(rg, gx, CV_32F, 1, 0, 3);
+    gx = cv::abs(gx);
+    std::vector<float> prof(std::size_t(lw), 0.f);
+    const int y0 = int(0.15 * th), y1 = int(0.85 * th);
+    for (int x = 0; x < lw; ++x) {
+        float s = 0;
+        int n = 0;
+        for (int y = y0; y < y1; ++y)
+            if (rm.at<uchar>(y, x)) {
+                s += gx.at<float>(y, x);
+                ++n;
+            }
+        prof[std::size_t(x)] = n > 0 ? s / float(n) : 0.f;
+    }
+    cv::Mat pm(1, lw, CV_32F, prof.data());
+    cv::GaussianBlur(pm, pm, cv::Size(0, 0), 1.2);
+
+    const float wc = std::min(cardWidth, len);
+    std::vector<BackCandidate> out;
+    const float stackLen = len - wc;
+    if (stackLen < 0.04f * thick) {
+        BackCandidate c;
+        c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
+        out.push_back(c);
+        return out;
+    }
+    // the step: strongest autocorrelation lag of the profile between 3% of the card height and a
+    // card width
+    const float mean = std::accumulate(prof.begin(), prof.end(), 0.f) / float(lw);
+    const int minLag = std::max(2, int(0.03f * thick)),
+              maxLag = std::max(minLag + 1, int(std::min(wc * 0.95f, stackLen + 1)));
+    int step = minLag;
+    {
+        double bestScore = -1e30;
+        std::vector<double> ac(std::size_t(maxLag + 1), 0.0);
+        for (int lag = minLag; lag <= maxLag; ++lag) {
+            double s = 0;
+            int n = 0;
+            for (int x = 0; x + lag < lw; ++x) {
+                s +=
+                    double(prof[std::size_t(x)] - mean) * double(prof[std::size_t(x + lag)] - mean);
+                ++n;
+            }
+            ac[std::size_t(lag)] = n > 0 ? s / n : 0;
+        }
+        // the period is the shortest lag whose autocorrelation peak comes near the strongest one
+        // (multiples of the step peak about as high; a back's own fine pattern peaks lower)
+        std::vector<int> peaks;
+        for (int lag = minLag + 1; lag < maxLag; ++lag)
+            if (ac[std::size_t(lag)] > 0 && ac[std::size_t(lag)] >= ac[std::size_t(lag - 1)] &&
+                ac[std::size_t(lag)] >= ac[std::size_t(lag + 1)]) {
+                peaks.push_back(lag);
+                bestScore = std::max(bestScore, ac[std::size_t(lag)]);
+            }
+        step = maxLag;
+        for (int lag : peaks)
+            if (ac[std::size_t(lag)] >= 0.6 * bestScore) {
+                step = lag;
+                break;
+            }
+    }
+    const int n = std::max(1, int(std::lround(stackLen / float(step)))) + 1;
+    const float st = stackLen / float(n - 1);
+    // which end holds the whole card: compare the profile at the predicted edges
+    auto edgeScore = [&](bool fromLeft) {
+        float s = 0;
+        for (int k = 1; k < n; ++k) {
+            const float x = fromLeft ? k * st : len - k * st;
+            float best = 0;
+            for (int dx = -int(st * 0.25f); dx <= int(st * 0.25f); ++dx) {
+                const int xi = int(std::lround(x)) + dx;
+                if (xi >= 0 && xi < lw) best = std::max(best, prof[std::size_t(xi)]);
+            }
+            s += best;
+        }
+        return s;
+    };
+    const bool topAtRight = edgeScore(true) >= edgeScore(false);
+    for (int k = 0; k < n; ++k) {
+        BackCandidate c;
+        c.inRow = true;
+        const float frac = std::min(1.f, st / wc);
+        if (topAtRight) {
+            const float x0 = k * st;
+            c.quad = frameQuad({}, u, v, x0, x0 + wc, 0, thick, origin);
+            c.region = k == n - 1 ? BackRegion{} : BackRegion{0.f, frac};
+        } else {
+            const float x1 = len - k * st;
+            c.quad = frameQuad({}, u, v, x1 - wc, x1, 0, thick, origin);
+            c.region = k == n - 1 ? BackRegion{} : BackRegion{1.f - frac, 1.f};
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
+
+cv::Mat tableForeground(const cv::Mat& work) {
+    cv::Mat lab;
+    cv::cvtColor(work, lab, cv::COLOR_BGR2Lab);
+    const int bw = std::max(3, int(0.04 * std::min(work.cols, work.rows)));
+    // table samples from a frame along the picture's border
+    std::vector<cv::Vec3f> samples;
+    for (int y = 0; y < lab.rows; y += 2)
+        for (int x = 0; x < lab.cols; x += 2) {
+            if (x >= bw && x < lab.cols - bw && y >= bw && y < lab.rows - bw) continue;
+            const cv::Vec3b p = lab.at<cv::Vec3b>(y, x);
+            samples.emplace_back(p[0] * 0.3f, p[1], p[2]);
+        }
+    cv::Mat data(int(samples.size()), 3, CV_32F, samples.data());
+    const int k = 4;
+    cv::Mat labels, centres;
+    cv::kmeans(data, k, labels,
+               cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 10, 0.5), 2,
+               cv::KMEANS_PP_CENTERS, centres);
+    std::vector<int> counts(k, 0);
+    for (int i = 0; i < labels.rows; ++i) ++counts[std::size_t(labels.at<int>(i))];
+    std::vector<cv::Vec3f> table;
+    for (int c = 0; c < k; ++c)
+        if (counts[std::size_t(c)] >= 0.12 * labels.rows)
+            table.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1),
+                               centres.at<float>(c, 2));
+    cv::Mat dist(lab.size(), CV_8U);
+    for (int y = 0; y < lab.rows; ++y) {
+        const cv::Vec3b* p = lab.ptr<cv::Vec3b>(y);
+        uchar* d = dist.ptr<uchar>(y);
+        for (int x = 0; x < lab.cols; ++x) {
+            float best = 1e9f;
+            for (const auto& t : table) {
+                const float dl = p[x][0] * 0.3f - t[0], da = p[x][1] - t[1], db = p[x][2] - t[2];
+                best = std::min(best, dl * dl + da * da + db * db);
+            }
+            d[x] = cv::saturate_cast<uchar>(std::sqrt(best) * 4.f);
+        }
+    }
+    cv::GaussianBlur(dist, dist, cv::Size(5, 5), 0);
+    cv::Mat fg;
+    const double otsu = cv::threshold(dist, fg, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    cv::threshold(dist, fg, std::max(otsu, 4.0 * 12.0), 255, cv::THRESH_BINARY);
+    cv::morphologyEx(fg, fg, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::morphologyEx(fg, fg, cv::MORPH_OPEN,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    // fill holes (light patterns inside a card that match the table)
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    cv::drawContours(fg, contours, -1, cv::Scalar(255), cv::FILLED);
+    return fg;
+}
+
+std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options) {
+    std::vector<BackCandidate> out;
+    if (bgr.empty()) return out;
+    const float scale =
+        std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
+    cv::Mat work;
+    if (scale < 1.f)
+        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    else
+        work = bgr;
+    const cv::Mat fg = tableForeground(work);
+    cv::Mat gray;
+    cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
+    cv::GaussianBlur(gray, gray, cv::Size(3, 3), 0);
+
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+    const double minArea = options.minCardFraction * double(work.cols) * work.rows;
+    std::vector<Blob> singles, groups;
+    for (auto& c : contours) {
+        Blob b;
+        b.area = cv::contourArea(c);
+        if (b.area < minArea) continue;
+        b.box = cv::minAreaRect(c);
+        b.shortSide = std::min(b.box.size.width, b.box.size.height);
+        b.longSide = std::max(b.box.size.width, b.box.size.height);
+        if (b.shortSide < 6) continue;
+        b.contour = std::move(c);
+        const double fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+        const float aspect = b.longSide / b.shortSide;
+        if (fill > 0.85 && aspect > 1.15f && aspect < 1.8f)
+            singles.push_back(std::move(b));
+        else
+            groups.push_back(std::move(b));
+    }
+    // the card's size from the loose cards (median), else from the rows' thickness
+    std::vector<float> longs;
+    for (const auto& b : singles) longs.push_back(b.longSide);
+    float cardLong = 0;
+    if (!longs.empty()) {
+        std::nth_element(longs.begin(), longs.begin() + long(longs.size() / 2), longs.end());
+        cardLong = longs[longs.size() / 2];
+    }
+    for (const auto& b : singles) {
+        BackCandidate c;
+        c.quad = scaled(looseQuad(b), 1.f / scale);
+        out.push_back(c);
+    }
+    for (const auto& b : groups) {
+        // a blob smaller than half a card is a scrap (a hand's shadow, a corner)
+        const float cl = cardLong > 0 ? cardLong : b.shortSide;
+        if (b.area < 0.3 * cl * cl / options.cardAspect) continue;
+        const float cardWidth = std::min(b.shortSide, cl) / options.cardAspect;
+        const int row = int(&b - groups.data());
+        for (auto c : rowCards(b, gray, fg, cardWidth)) {
+            c.quad = scaled(c.quad, 1.f / scale);
+            c.inRow = true;
+            c.row = row;
+            out.push_back(c);
+        }
+    }
+    return out;
+}
+
+}  // namespace nertz::vision

@@ -1,0 +1,89 @@
+// Back matcher; see back_matcher.hpp.
+#include "nertz/vision/back_matcher.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "nertz/scoring/error.hpp"
+
+namespace nertz::vision {
+
+void BackMatcher::add(std::string name, BackSignature signature) {
+    if (name.empty()) throw scoring::InputError("deck", "a deck needs a name");
+    for (const auto& d : decks_)
+        if (d.name == name)
+            throw scoring::InputError("deck", "deck '" + name + "' is listed twice");
+    if (signature.views() == 0)
+        throw scoring::InputError("deck", "deck '" + name + "' has no whole-card back view");
+    decks_.push_back({std::move(name), std::move(signature)});
+}
+
+float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
+    float best = std::numeric_limits<float>::max();
+    const bool whole = probe.region.whole();
+    const float width = probe.region.x1 - probe.region.x0;
+    // strips: compare with the enrolled strips of the nearest width (either edge)
+    float nearestWidth = 2.f;
+    if (!whole)
+        for (const auto& d : decks_[std::size_t(deck)].signature.descriptors)
+            if (!d.region.whole() &&
+                std::abs((d.region.x1 - d.region.x0) - width) < std::abs(nearestWidth - width))
+                nearestWidth = d.region.x1 - d.region.x0;
+    for (const auto& d : decks_[std::size_t(deck)].signature.descriptors) {
+        if (d.region.whole() != whole) continue;
+        if (!whole && std::abs((d.region.x1 - d.region.x0) - nearestWidth) > 1e-4f) continue;
+        best = std::min(best, backDistance(probe, d));
+    }
+    return best;
+}
+
+BackMatch BackMatcher::match(const BackDescriptor& probe) const {
+    BackMatch m;
+    if (decks_.empty()) return m;
+    int best = -1;
+    float d1 = std::numeric_limits<float>::max(), d2 = std::numeric_limits<float>::max();
+    for (int i = 0; i < int(decks_.size()); ++i) {
+        const float d = distanceTo(probe, i);
+        if (d < d1) {
+            d2 = d1;
+            d1 = d;
+            best = i;
+        } else if (d < d2) {
+            d2 = d;
+        }
+    }
+    d2 = std::min(d2, options_.maxDistance * 1.5f);
+    m.distance = d1;
+    m.runnerUp = d2;
+    // ratio test: confidence 1 when the best is at most half the runner-up's distance
+    const float ratio = d2 > 1e-6f ? d1 / d2 : 1.f;
+    m.confidence = std::clamp((1.f - ratio) / 0.5f, 0.f, 1.f);
+    if (d1 > options_.maxDistance)
+        m.confidence *= std::max(0.f, 1.f - (d1 - options_.maxDistance) / options_.maxDistance);
+    m.deck = (d1 <= options_.maxDistance && m.confidence >= options_.minConfidence) ? best : -1;
+    return m;
+}
+
+std::vector<ClosenessWarning> BackMatcher::closeTo(const BackSignature& signature) const {
+    std::vector<ClosenessWarning> out;
+    for (int i = 0; i < int(decks_.size()); ++i) {
+        float d = std::numeric_limits<float>::max();
+        for (const auto& probe : signature.descriptors)
+            if (probe.region.whole()) d = std::min(d, distanceTo(probe, i));
+        if (d < options_.tooClose) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.3f", d);
+            out.push_back(
+                {decks_[std::size_t(i)].name, d,
+                 "back is too close to deck '" + decks_[std::size_t(i)].name + "' (distance " +
+                     buf + ", below " + std::to_string(options_.tooClose).substr(0, 4) +
+                     "): their cards may be confused; use decks with more different backs"});
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.distance < b.distance; });
+    return out;
+}
+
+}  // namespace nertz::vision

@@ -1,0 +1,172 @@
+// Rendered back pictures; see back_render.hpp.
+#include "nertz/vision/back_render.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace nertz::vision {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A plain table: a base colour with a soft light gradient and fine grain.
+cv::Mat plainTable(cv::RNG& rng, cv::Size size) {
+    cv::Mat hsv(1, 1, CV_8UC3,
+                cv::Scalar(rng.uniform(0, 180), rng.uniform(20, 160), rng.uniform(60, 200)));
+    cv::Mat one;
+    cv::cvtColor(hsv, one, cv::COLOR_HSV2BGR);
+    cv::Mat table(
+        size, CV_32FC3,
+        cv::Scalar(one.at<cv::Vec3b>(0)[0], one.at<cv::Vec3b>(0)[1], one.at<cv::Vec3b>(0)[2]));
+    cv::Mat gain(2, 2, CV_32F);
+    rng.fill(gain, cv::RNG::UNIFORM, 0.75, 1.1);
+    cv::resize(gain, gain, size, 0, 0, cv::INTER_LINEAR);
+    std::vector<cv::Mat> ch;
+    cv::split(table, ch);
+    for (auto& c : ch) c = c.mul(gain);
+    cv::merge(ch, table);
+    cv::Mat grain(size, CV_32FC3);
+    rng.fill(grain, cv::RNG::NORMAL, 0, 6);
+    cv::GaussianBlur(grain, grain, cv::Size(0, 0), 1.5);
+    table += grain;
+    cv::Mat out;
+    table.convertTo(out, CV_8UC3);
+    return out;
+}
+
+void addNoise(cv::RNG& rng, cv::Mat& img, double sigma) {
+    cv::Mat n(img.size(), CV_16SC3);
+    rng.fill(n, cv::RNG::NORMAL, 0, sigma);
+    cv::Mat s;
+    img.convertTo(s, CV_16SC3);
+    s += n;
+    s.convertTo(img, CV_8UC3);
+}
+
+// The corners of a card of height `h` centred at `c`, turned by `a` radians.
+Quad cardPose(cv::Point2f c, float h, float aspect, float a) {
+    const float w = h / aspect;
+    const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+    return {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+            c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
+}
+
+// A hand reaching from the bottom edge to `tip`: a palm, a forearm and a few fingers in skin tone.
+void drawHand(cv::RNG& rng, cv::Mat& img, cv::Point2f tip, float scale) {
+    cv::Mat hsv(1, 1, CV_8UC3,
+                cv::Scalar(rng.uniform(5, 20), rng.uniform(70, 140), rng.uniform(120, 230)));
+    cv::Mat one;
+    cv::cvtColor(hsv, one, cv::COLOR_HSV2BGR);
+    const cv::Scalar skin(one.at<cv::Vec3b>(0)[0], one.at<cv::Vec3b>(0)[1],
+                          one.at<cv::Vec3b>(0)[2]);
+    const cv::Point2f palm = tip + cv::Point2f(0, scale * 0.5f);
+    cv::line(img, palm, cv::Point2f(palm.x + scale * 0.3f, float(img.rows + scale)), skin,
+             int(scale * 0.7f), cv::LINE_AA);
+    cv::ellipse(img, cv::RotatedRect(palm, cv::Size2f(scale * 0.9f, scale * 1.0f), 0.f), skin,
+                cv::FILLED, cv::LINE_AA);
+    for (int f = 0; f < 4; ++f) {
+        const cv::Point2f base = palm + cv::Point2f((f - 1.5f) * scale * 0.2f, -scale * 0.3f);
+        cv::line(img, base, base + cv::Point2f((f - 1.5f) * scale * 0.08f, -scale * 0.55f), skin,
+                 std::max(3, int(scale * 0.15f)), cv::LINE_AA);
+    }
+}
+
+}  // namespace
+
+void drawCard(cv::Mat& dst, const cv::Mat& back, const Quad& quad) {
+    CV_Assert(back.type() == CV_8UC4 && dst.type() == CV_8UC3);
+    const std::array<cv::Point2f, 4> src{cv::Point2f(0, 0), cv::Point2f(float(back.cols), 0),
+                                         cv::Point2f(float(back.cols), float(back.rows)),
+                                         cv::Point2f(0, float(back.rows))};
+    const cv::Rect roi = cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end())) &
+                         cv::Rect(0, 0, dst.cols, dst.rows);
+    if (roi.area() <= 0) return;
+    std::array<cv::Point2f, 4> q;
+    for (int i = 0; i < 4; ++i)
+        q[std::size_t(i)] = quad[std::size_t(i)] - cv::Point2f(float(roi.x), float(roi.y));
+    const cv::Mat h = cv::getPerspectiveTransform(src.data(), q.data());
+    cv::Mat warped;
+    cv::warpPerspective(back, warped, h, roi.size(), cv::INTER_AREA, cv::BORDER_CONSTANT,
+                        cv::Scalar::all(0));
+    cv::Mat region = dst(roi);
+    for (int y = 0; y < roi.height; ++y) {
+        const cv::Vec4b* s = warped.ptr<cv::Vec4b>(y);
+        cv::Vec3b* d = region.ptr<cv::Vec3b>(y);
+        for (int x = 0; x < roi.width; ++x) {
+            const int a = s[x][3];
+            if (a == 0) continue;
+            for (int k = 0; k < 3; ++k)
+                d[x][k] = cv::saturate_cast<uchar>((s[x][k] * a + d[x][k] * (255 - a)) / 255);
+        }
+    }
+}
+
+RenderedView renderEnrolmentView(const cv::Mat& back, std::uint64_t seed, cv::Size size) {
+    cv::RNG rng(seed * 2654435761u + 17);
+    RenderedView v;
+    v.image = plainTable(rng, size);
+    const float h = float(size.height) * float(rng.uniform(0.55, 0.75));
+    const float aspect = float(back.rows) / float(back.cols);
+    v.quad = cardPose(
+        {size.width * 0.5f + float(rng.uniform(-0.05, 0.05)) * size.width, size.height * 0.5f}, h,
+        aspect, float(rng.uniform(-0.25, 0.25)));
+    // a phone held a little off vertical: corners moved by up to 3% of the card
+    for (auto& p : v.quad)
+        p += cv::Point2f(float(rng.uniform(-0.03, 0.03)) * h, float(rng.uniform(-0.03, 0.03)) * h);
+    drawCard(v.image, back, v.quad);
+    cv::GaussianBlur(v.image, v.image, cv::Size(0, 0), rng.uniform(0.3, 0.9));
+    addNoise(rng, v.image, 3.0);
+    std::vector<uchar> jpg;
+    cv::imencode(".jpg", v.image, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
+    v.image = cv::imdecode(jpg, cv::IMREAD_COLOR);
+    return v;
+}
+
+DealClip renderDealClip(const std::vector<cv::Mat>& backs, std::uint64_t seed,
+                        const DealClipOptions& o) {
+    CV_Assert(!backs.empty());
+    cv::RNG rng(seed * 6364136223846793005ull + 1442695040888963407ull);
+    DealClip clip;
+    cv::Mat table = plainTable(rng, o.size);
+    const float h = float(o.size.height) * float(rng.uniform(0.28, 0.4));
+    const cv::Point2f spot(o.size.width * float(rng.uniform(0.4, 0.6)),
+                           o.size.height * float(rng.uniform(0.45, 0.55)));
+    const float baseAngle = float(rng.uniform(-0.4, 0.4));
+    const int moving = std::min(2, o.framesPerCard - 1);
+    for (int i = 0; i < o.cards; ++i) {
+        const int deck = rng.uniform(0, int(backs.size()));
+        clip.decks.push_back(deck);
+        const cv::Mat& back = backs[std::size_t(deck)];
+        const float aspect = float(back.rows) / float(back.cols);
+        const cv::Point2f rest = spot + cv::Point2f(float(rng.uniform(-0.08, 0.08)) * h,
+                                                    float(rng.uniform(-0.08, 0.08)) * h);
+        const float angle = baseAngle + float(rng.uniform(-0.2, 0.2));
+        const cv::Point2f from(rest.x + float(rng.uniform(-0.3, 0.3)) * h,
+                               float(o.size.height) + h * 0.6f);
+        for (int f = 0; f < o.framesPerCard; ++f) {
+            if (o.stopAfterFrames >= 0 && int(clip.frames.size()) >= o.stopAfterFrames) return clip;
+            cv::Mat frame = table.clone();
+            if (f < moving) {
+                const float t = float(f + 1) / float(moving + 1);
+                const cv::Point2f c = from + (rest - from) * t;
+                drawCard(frame, back, cardPose(c, h, aspect, angle + (1 - t) * 0.3f));
+                if (o.hands) drawHand(rng, frame, c + cv::Point2f(0, h * 0.25f), h * 0.8f);
+            } else {
+                if (f == moving)
+                    drawCard(table, back, cardPose(rest, h, aspect, angle));  // it lands
+                frame = table.clone();
+            }
+            // a camera: light flicker and sensor noise
+            frame.convertTo(frame, CV_8UC3, rng.uniform(0.985, 1.015));
+            addNoise(rng, frame, 2.0);
+            clip.frames.push_back(frame);
+        }
+    }
+    return clip;
+}
+
+}  // namespace nertz::vision

@@ -1,0 +1,384 @@
+// Back signatures; see back_signature.hpp.
+#include "nertz/vision/back_signature.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <opencv2/imgproc.hpp>
+
+namespace nertz::vision {
+
+namespace {
+
+constexpr float kPi = 3.14159265f;
+
+// Adds `w` to a 1-D histogram at continuous position `pos` (bin units), split between two bins.
+void softAdd(std::vector<float>& h, float pos, float w) {
+    const int n = int(h.size());
+    pos = std::clamp(pos - 0.5f, 0.f, float(n - 1));
+    const int i = std::min(int(pos), n - 1);
+    const float f = pos - float(i);
+    h[std::size_t(i)] += w * (1.f - f);
+    if (i + 1 < n) h[std::size_t(i + 1)] += w * f;
+}
+
+void normalise(std::vector<float>& h) {
+    float s = 0.f;
+    for (float v : h) s += v;
+    if (s <= 1e-9f) {
+        std::fill(h.begin(), h.end(), 1.f / float(h.size()));
+        return;
+    }
+    for (float& v : h) v /= s;
+}
+
+float l1(const std::vector<float>& a, const std::vector<float>& b) {
+    float d = 0.f;
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) d += std::abs(a[i] - b[i]);
+    return d;
+}
+
+// Smooths a kChromaBins^2 histogram with a [1 2 1] kernel in both directions (tolerance to casts).
+void smoothChroma(std::vector<float>& h) {
+    const int n = BackDescriptor::kChromaBins;
+    std::vector<float> t(h.size(), 0.f);
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x) {
+            float s = 0.f, w = 0.f;
+            for (int dx = -1; dx <= 1; ++dx) {
+                const int xx = x + dx;
+                if (xx < 0 || xx >= n) continue;
+                const float k = dx == 0 ? 2.f : 1.f;
+                s += k * h[std::size_t(y * n + xx)];
+                w += k;
+            }
+            t[std::size_t(y * n + x)] = s / w;
+        }
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x) {
+            float s = 0.f, w = 0.f;
+            for (int dy = -1; dy <= 1; ++dy) {
+                const int yy = y + dy;
+                if (yy < 0 || yy >= n) continue;
+                const float k = dy == 0 ? 2.f : 1.f;
+                s += k * t[std::size_t(yy * n + x)];
+                w += k;
+            }
+            h[std::size_t(y * n + x)] = s / w;
+        }
+    normalise(h);
+}
+
+// --- byte stream ---
+void putF(std::vector<std::uint8_t>& out, float v) {
+    std::uint8_t b[4];
+    std::memcpy(b, &v, 4);
+    out.insert(out.end(), b, b + 4);
+}
+void putU16(std::vector<std::uint8_t>& out, std::size_t v) {
+    out.push_back(std::uint8_t(v & 0xff));
+    out.push_back(std::uint8_t((v >> 8) & 0xff));
+}
+
+class Reader {
+  public:
+    explicit Reader(const std::vector<std::uint8_t>& b) : b_(b) {}
+    std::uint8_t u8() {
+        need(1);
+        return b_[pos_++];
+    }
+    std::size_t u16() {
+        need(2);
+        const std::size_t v = std::size_t(b_[pos_]) | (std::size_t(b_[pos_ + 1]) << 8);
+        pos_ += 2;
+        return v;
+    }
+    float f() {
+        need(4);
+        float v;
+        std::memcpy(&v, b_.data() + pos_, 4);
+        pos_ += 4;
+        if (!std::isfinite(v))
+            throw SignatureError("back signature: a value is not a finite number");
+        return v;
+    }
+    std::vector<float> vec(std::size_t expect, bool mayBeEmpty = false) {
+        const std::size_t n = u16();
+        if (n != expect && !(mayBeEmpty && n == 0))
+            throw SignatureError("back signature: a histogram has " + std::to_string(n) +
+                                 " bins, expected " + std::to_string(expect));
+        std::vector<float> v(n);
+        for (auto& x : v) x = f();
+        return v;
+    }
+    bool done() const { return pos_ == b_.size(); }
+
+  private:
+    void need(std::size_t n) const {
+        if (pos_ + n > b_.size()) throw SignatureError("back signature: truncated");
+    }
+    const std::vector<std::uint8_t>& b_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+float quadArea(const Quad& q) {
+    float a = 0.f;
+    for (int i = 0; i < 4; ++i) a += q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y;
+    return std::abs(a) * 0.5f;
+}
+
+cv::Point2f quadCentre(const Quad& q) {
+    return (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+}
+
+cv::Size2f quadSides(const Quad& q) {
+    const float a = float(cv::norm(q[1] - q[0]) + cv::norm(q[3] - q[2])) * 0.5f;
+    const float b = float(cv::norm(q[2] - q[1]) + cv::norm(q[0] - q[3])) * 0.5f;
+    return {std::min(a, b), std::max(a, b)};  // width = short sides, height = long sides
+}
+
+cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
+    if (bgr.empty() || bgr.type() != CV_8UC3)
+        throw SignatureError("back signature: picture must be 8-bit BGR");
+    const float top = float(cv::norm(quad[1] - quad[0]) + cv::norm(quad[2] - quad[3]));
+    const float side = float(cv::norm(quad[2] - quad[1]) + cv::norm(quad[3] - quad[0]));
+    if (quadArea(quad) < 16.f || top < 4.f || side < 4.f)
+        throw SignatureError("back signature: card outline is degenerate");
+    std::array<cv::Point2f, 4> src;
+    if (top > side) {  // landscape: start at the top-right so the first edge is a short one
+        src = {quad[1], quad[2], quad[3], quad[0]};
+    } else {
+        src = {quad[0], quad[1], quad[2], quad[3]};
+    }
+    const std::array<cv::Point2f, 4> dst{cv::Point2f(0, 0), cv::Point2f(kBackWidth, 0),
+                                         cv::Point2f(kBackWidth, kBackHeight),
+                                         cv::Point2f(0, kBackHeight)};
+    const cv::Mat h = cv::getPerspectiveTransform(src.data(), dst.data());
+    // Shrinking a lot: blur first so the fine pattern averages instead of aliasing.
+    const float scale = std::sqrt(quadArea(quad) / float(kBackWidth * kBackHeight));
+    cv::Mat out;
+    if (scale > 2.f) {
+        const cv::Rect box = cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end())) &
+                             cv::Rect(0, 0, bgr.cols, bgr.rows);
+        if (box.area() <= 0)
+            throw SignatureError("back signature: card outline is outside the picture");
+        cv::Mat roi;
+        cv::GaussianBlur(bgr(box), roi, cv::Size(0, 0), 0.45 * scale);
+        const cv::Mat shift = (cv::Mat_<double>(3, 3) << 1, 0, box.x, 0, 1, box.y, 0, 0, 1);
+        cv::warpPerspective(roi, out, h * shift, cv::Size(kBackWidth, kBackHeight),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    } else {
+        cv::warpPerspective(bgr, out, h, cv::Size(kBackWidth, kBackHeight), cv::INTER_LINEAR,
+                            cv::BORDER_REPLICATE);
+    }
+    return out;
+}
+
+BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
+    if (rect.empty() || rect.type() != CV_8UC3)
+        throw SignatureError("back signature: rectified card must be 8-bit BGR");
+    BackDescriptor d;
+    d.region = region;
+    const int w = rect.cols, h = rect.rows;
+    // inset from the outline: 7% of the long sides, 6% across, but a strip keeps the card's edge
+    // except for a thin 3% against a slightly loose outline
+    const int my = int(std::lround(0.07 * h));
+    int xa = int(std::lround(region.x0 * w)), xb = int(std::lround(region.x1 * w));
+    const int outer = std::max(1, int(std::lround(0.03 * w))),
+              inner = std::max(1, int(std::lround(0.06 * w)));
+    if (region.whole()) {
+        xa = inner, xb = w - inner;
+    } else {
+        xa += region.x0 <= 0.f ? outer : 0;
+        xb -= region.x1 >= 1.f ? outer : 0;
+    }
+    xb = std::max(xb, xa + 2);
+    const cv::Rect roi(std::clamp(xa, 0, w - 2), my, std::min(xb, w) - std::clamp(xa, 0, w - 2),
+                       h - 2 * my);
+
+    cv::Mat f;
+    rect.convertTo(f, CV_32FC3);
+    cv::Mat gray;
+    cv::cvtColor(f, gray, cv::COLOR_BGR2GRAY);
+    const float meanGray = std::max(4.f, float(cv::mean(gray(roi))[0]));
+
+    d.chroma.assign(std::size_t(BackDescriptor::kChromaBins * BackDescriptor::kChromaBins), 0.f);
+    d.tone.assign(BackDescriptor::kToneBins, 0.f);
+    const int nc = BackDescriptor::kChromaBins;
+    std::vector<float> layoutSum(
+        std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), 0.f);
+    std::vector<float> layoutN(
+        std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols), 0.f);
+    for (int y = roi.y; y < roi.y + roi.height; ++y) {
+        const cv::Vec3f* p = f.ptr<cv::Vec3f>(y);
+        const float* g = gray.ptr<float>(y);
+        for (int x = roi.x; x < roi.x + roi.width; ++x) {
+            const float s = p[x][0] + p[x][1] + p[x][2];
+            const float wgt = std::min(1.f, s / 120.f) + 0.05f;
+            const float r = s > 1.f ? p[x][2] / s : 1.f / 3.f,
+                        gg = s > 1.f ? p[x][1] / s : 1.f / 3.f;
+            // 2-D soft bin (bilinear)
+            const float px = std::clamp(r * nc - 0.5f, 0.f, float(nc - 1)),
+                        py = std::clamp(gg * nc - 0.5f, 0.f, float(nc - 1));
+            const int ix = std::min(int(px), nc - 1), iy = std::min(int(py), nc - 1);
+            const float fx = px - float(ix), fy = py - float(iy);
+            const int ix1 = std::min(ix + 1, nc - 1), iy1 = std::min(iy + 1, nc - 1);
+            d.chroma[std::size_t(iy * nc + ix)] += wgt * (1 - fx) * (1 - fy);
+            d.chroma[std::size_t(iy * nc + ix1)] += wgt * fx * (1 - fy);
+            d.chroma[std::size_t(iy1 * nc + ix)] += wgt * (1 - fx) * fy;
+            d.chroma[std::size_t(iy1 * nc + ix1)] += wgt * fx * fy;
+            const float t = g[x] / meanGray;
+            softAdd(d.tone, t / 2.5f * float(BackDescriptor::kToneBins), 1.f);
+            if (region.whole()) {
+                const int cx = std::min(BackDescriptor::kLayoutCols - 1,
+                                        (x - roi.x) * BackDescriptor::kLayoutCols / roi.width);
+                const int cy = std::min(BackDescriptor::kLayoutRows - 1,
+                                        (y - roi.y) * BackDescriptor::kLayoutRows / roi.height);
+                const std::size_t c = std::size_t(cy * BackDescriptor::kLayoutCols + cx);
+                layoutSum[c * 3] += t;
+                layoutSum[c * 3 + 1] += r;
+                layoutSum[c * 3 + 2] += gg;
+                layoutN[c] += 1.f;
+            }
+        }
+    }
+    smoothChroma(d.chroma);
+    normalise(d.tone);
+
+    // gradients at two scales
+    cv::Mat gx, gy;
+    cv::Sobel(gray, gx, CV_32F, 1, 0, 3);
+    cv::Sobel(gray, gy, CV_32F, 0, 1, 3);
+    d.orient.assign(BackDescriptor::kOrientBins, 0.f);
+    double fineSum = 0.0;
+    for (int y = roi.y; y < roi.y + roi.height; ++y) {
+        const float* ax = gx.ptr<float>(y);
+        const float* ay = gy.ptr<float>(y);
+        for (int x = roi.x; x < roi.x + roi.width; ++x) {
+            const float m = std::sqrt(ax[x] * ax[x] + ay[x] * ay[x]);
+            fineSum += m;
+            float a = std::atan2(ay[x], ax[x]);
+            if (a < 0) a += kPi;
+            softAdd(d.orient, a / kPi * float(BackDescriptor::kOrientBins), m);
+        }
+    }
+    normalise(d.orient);
+    cv::Mat coarse;
+    cv::GaussianBlur(gray, coarse, cv::Size(0, 0), 2.0);
+    cv::Sobel(coarse, gx, CV_32F, 1, 0, 3);
+    cv::Sobel(coarse, gy, CV_32F, 0, 1, 3);
+    cv::Mat mag;
+    cv::magnitude(gx, gy, mag);
+    const double coarseSum = cv::sum(mag(roi))[0];
+    const double n = std::max(1, roi.area());
+    d.texture = float(std::log(fineSum / n / meanGray + 1e-3));
+    d.fine = float(fineSum / std::max(1e-6, fineSum + coarseSum * 2.0));
+
+    if (region.whole()) {
+        d.layout = layoutSum;
+        for (std::size_t c = 0; c < layoutN.size(); ++c)
+            for (int k = 0; k < 3; ++k)
+                d.layout[c * 3 + std::size_t(k)] /= std::max(1.f, layoutN[c]);
+    }
+    return d;
+}
+
+BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
+    const cv::Rect frame(0, 0, bgr.cols, bgr.rows);
+    int inside = 0;
+    for (const auto& p : quad) inside += frame.contains(cv::Point(int(p.x), int(p.y))) ? 1 : 0;
+    if (inside < 3)
+        throw SignatureError("back signature: card outline is mostly outside the picture");
+    const cv::Mat rect = rectifyCard(bgr, quad);
+    BackSignature s;
+    s.descriptors.push_back(describeBack(rect));
+    for (float wdt : {0.12f, 0.25f}) {
+        s.descriptors.push_back(describeBack(rect, {0.f, wdt}));
+        s.descriptors.push_back(describeBack(rect, {1.f - wdt, 1.f}));
+    }
+    return s;
+}
+
+float backDistance(const BackDescriptor& a, const BackDescriptor& b) {
+    float d = 0.55f * l1(a.chroma, b.chroma) + 0.25f * l1(a.tone, b.tone) +
+              0.2f * l1(a.orient, b.orient) + 0.15f * std::abs(a.texture - b.texture) +
+              0.5f * std::abs(a.fine - b.fine);
+    if (!a.layout.empty() && a.layout.size() == b.layout.size()) {
+        const std::size_t cells = a.layout.size() / 3;
+        float same = 0.f, turned = 0.f;
+        for (std::size_t c = 0; c < cells; ++c) {
+            const std::size_t t = cells - 1 - c;  // 180-degree turn reverses the cell order
+            for (int k = 0; k < 3; ++k) {
+                const float scale = k == 0 ? 0.5f : 3.f;
+                same += scale * std::abs(a.layout[c * 3 + std::size_t(k)] -
+                                         b.layout[c * 3 + std::size_t(k)]);
+                turned += scale * std::abs(a.layout[c * 3 + std::size_t(k)] -
+                                           b.layout[t * 3 + std::size_t(k)]);
+            }
+        }
+        d += 0.25f * std::min(same, turned) / float(cells);
+    }
+    return d;
+}
+
+std::vector<std::uint8_t> BackSignature::toBytes() const {
+    std::vector<std::uint8_t> out{'N', 'B', 'S', kVersion};
+    putU16(out, descriptors.size());
+    for (const auto& d : descriptors) {
+        putF(out, d.region.x0);
+        putF(out, d.region.x1);
+        for (const auto* v : {&d.chroma, &d.tone, &d.orient, &d.layout}) {
+            putU16(out, v->size());
+            for (float x : *v) putF(out, x);
+        }
+        putF(out, d.texture);
+        putF(out, d.fine);
+    }
+    return out;
+}
+
+BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
+    if (bytes.size() < 4 || bytes[0] != 'N' || bytes[1] != 'B' || bytes[2] != 'S')
+        throw SignatureError("back signature: not a nertzref back signature (bad magic)");
+    if (bytes[3] != kVersion)
+        throw SignatureError("back signature: version " + std::to_string(int(bytes[3])) +
+                             " is not supported (expected " + std::to_string(int(kVersion)) +
+                             "); enrol the deck again");
+    Reader r(bytes);
+    for (int i = 0; i < 4; ++i) r.u8();
+    BackSignature s;
+    const std::size_t n = r.u16();
+    if (n == 0) throw SignatureError("back signature: no descriptors");
+    for (std::size_t i = 0; i < n; ++i) {
+        BackDescriptor d;
+        d.region.x0 = r.f();
+        d.region.x1 = r.f();
+        if (!(d.region.x0 >= 0.f && d.region.x1 <= 1.f && d.region.x0 < d.region.x1))
+            throw SignatureError("back signature: a region is out of range");
+        d.chroma = r.vec(std::size_t(BackDescriptor::kChromaBins * BackDescriptor::kChromaBins));
+        d.tone = r.vec(BackDescriptor::kToneBins);
+        d.orient = r.vec(BackDescriptor::kOrientBins);
+        d.layout =
+            r.vec(std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), true);
+        d.texture = r.f();
+        d.fine = r.f();
+        s.descriptors.push_back(std::move(d));
+    }
+    if (!r.done()) throw SignatureError("back signature: trailing bytes");
+    return s;
+}
+
+void BackSignature::merge(const BackSignature& other) {
+    descriptors.insert(descriptors.end(), other.descriptors.begin(), other.descriptors.end());
+}
+
+int BackSignature::views() const noexcept {
+    return int(std::count_if(descriptors.begin(), descriptors.end(),
+                             [](const BackDescriptor& d) { return d.region.whole(); }));
+}
+
+}  // namespace nertz::vision
