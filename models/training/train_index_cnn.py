@@ -32,7 +32,7 @@ class IndexNet(nn.Module):
     """The reader. Three heads share the features: index or not, rank (13), suit (4); a face's
     probability is p(index) * p(rank) * p(suit), so every rank learns from all four suits' patches and
     every suit from all thirteen ranks'. forward() answers 53 log-probabilities in scoring::Card::index()
-    order (suit major), 52 = not an index. About 0.45 M multiply-adds per 40x24 patch."""
+    order (suit major), 52 = not an index. About 0.5 M multiply-adds per 40x24 patch."""
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(block(1, 16), nn.MaxPool2d(2),   # 20x12 (138k MAC)
