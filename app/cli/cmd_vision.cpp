@@ -25,6 +25,7 @@ struct VisionOptions {
     std::string modelDir;
     bool json = false;
     float minConfidence = vision::DetectorOptions{}.minConfidence;
+    float gateThreshold = vision::DetectorOptions{}.gateThreshold;
     int limit = 0;
 };
 
@@ -32,6 +33,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     vision::DetectorOptions opts;
     opts.modelDir = o.modelDir;
     opts.minConfidence = o.minConfidence;
+    opts.gateThreshold = o.gateThreshold;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -176,6 +178,7 @@ void addVisionCommands(CLI::App& app, Context&) {
     detect->add_flag("--json", opts->json, "one JSON object per picture, one per line");
     detect->add_option("--models", opts->modelDir, "folder holding the model files (default: $NERTZ_MODEL_DIR, else the source tree's models/)");
     detect->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
+    detect->add_option("--gate", opts->gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
     detect->callback([opts] { runDetect(*opts); });
 
     auto* eval = app.add_subcommand("eval", "card-level precision/recall over a labelled folder (real-cards layout)");
@@ -183,6 +186,7 @@ void addVisionCommands(CLI::App& app, Context&) {
     eval->add_flag("--json", opts->json, "one JSON object");
     eval->add_option("--models", opts->modelDir, "folder holding the model files");
     eval->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
+    eval->add_option("--gate", opts->gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
     eval->add_option("--limit", opts->limit, "score only the first N pictures");
     eval->callback([opts] { runEval(*opts); });
 }

@@ -8,7 +8,7 @@ and each candidate patch is labelled with the card whose corner index it covers,
 
 usage: make_patches.py SHEETDIR OUT.npz --scenes N --seed S [--designs a,b,...]
 """
-import argparse, os, sys
+import argparse, json, os, sys
 import cv2
 import numpy as np
 import proposals as pr
@@ -16,10 +16,17 @@ cv2.setNumThreads(1)
 
 SUITS = 'CDHS'
 RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K']
-# Held out from training. NOTE: the committed index_cnn.onnx was trained with this list; the project's
-# shared split (models/training/designs.json) arrived later and also holds out neoclassical,
-# simplistic and gnomangelo, which this model HAS seen (see MODEL.md).
-HELD_OUT = ['bellot', 'paris', 'plastic', 'tango_nuevo']
+# Held out from training: the project's one split, models/training/designs.json ("heldout"), whose
+# names are the synth generator's (gnome-<sheet name with '_' as '-'>); sheets with no index
+# (tango_nuevo) or non-French ranks (slavic_costumes) are never used.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'designs.json')) as _f:
+    HELD_OUT_DESIGNS = set(json.load(_f)['heldout'])
+NEVER = {'tango_nuevo', 'slavic_costumes', 'ornamental'}
+
+
+def design_name(sheet):
+    """The synth generator's design name of a render_sheets.sh sheet."""
+    return 'gnome-' + sheet.replace('_', '-')
 
 
 def class_index(rank, suit):      # scoring::Card::index(): suit * 13 + rank - 1
@@ -96,12 +103,12 @@ def make_scene(rng, decks, H=480, W=640):
     img = random_background(rng, H, W).astype(np.float32)
     ids = np.full((H, W), -1, np.int32)
     cards = []
-    ncards = int(rng.integers(1, 9))
+    ncards = int(rng.integers(1, 15))
     design = decks[int(rng.integers(0, len(decks)))]
     dark = rng.random() < 0.2
     # cluster centre for overlaps/fans
     cx0, cy0 = rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H
-    card_h = rng.uniform(70, 420)
+    card_h = float(np.exp(rng.uniform(np.log(60), np.log(420))))  # real indices: 12-40 px
     fan = rng.random() < 0.4
     ang0 = rng.uniform(0, 360)
     for k in range(ncards):
@@ -198,10 +205,11 @@ def main():
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
     names = sorted(f[:-4] for f in os.listdir(a.sheets) if f.endswith('.png'))
+    names = [n for n in names if n not in NEVER]
     if a.designs == 'train':
-        names = [n for n in names if n not in HELD_OUT]
+        names = [n for n in names if design_name(n) not in HELD_OUT_DESIGNS]
     elif a.designs == 'heldout':
-        names = [n for n in names if n in HELD_OUT]
+        names = [n for n in names if design_name(n) in HELD_OUT_DESIGNS]
     else:
         names = a.designs.split(',')
     decks = []

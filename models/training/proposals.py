@@ -36,22 +36,20 @@ def ink_blobs(gray, invert=False):
 
 
 def pairs(blobs):
-    """Ordered pairs (i, j) of blobs that could be rank glyph i above suit pip j."""
-    res = []
-    for i in range(len(blobs)):
-        xi, yi, si = blobs[i]
-        for j in range(len(blobs)):
-            if i == j:
-                continue
-            xj, yj, sj = blobs[j]
-            smax = max(si, sj); smin = min(si, sj)
-            if smin < 0.3 * smax:
-                continue
-            d2 = (xi - xj) ** 2 + (yi - yj) ** 2
-            if d2 <= (0.55 * smax) ** 2 or d2 >= (1.9 * smax) ** 2:
-                continue
-            res.append((i, j))
-    return res
+    """Ordered pairs (i, j) of blobs that could be rank glyph i above suit pip j (same order as the
+    C++ double loop: i major)."""
+    if len(blobs) < 2:
+        return []
+    b = np.asarray(blobs, np.float32)
+    x, y, s = b[:, 0], b[:, 1], b[:, 2]
+    smax = np.maximum(s[:, None], s[None, :]); smin = np.minimum(s[:, None], s[None, :])
+    dx = x[:, None] - x[None, :]; dy = y[:, None] - y[None, :]
+    d2 = dx * dx + dy * dy
+    lo = np.float32(0.55) * smax; hi = np.float32(1.9) * smax
+    ok = (smin >= np.float32(0.3) * smax) & (d2 > lo * lo) & (d2 < hi * hi)
+    np.fill_diagonal(ok, False)
+    i, j = np.nonzero(ok)
+    return list(zip(i.tolist(), j.tolist()))
 
 
 def pyramid(gray):

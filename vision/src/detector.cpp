@@ -37,7 +37,7 @@ Detection Detector::detect(const cv::Mat& image) {
     std::vector<cv::Mat> patches;
     patches.reserve(cands.size());
     for (const IndexCandidate& c : cands) patches.push_back(cutIndexPatch(pyr, c, params_));
-    std::vector<PatchReading> readings = reader_.read(patches);
+    std::vector<PatchReading> readings = reader_.read(patches, options_.gateThreshold);
 
     // 3. confident readings, best first; one per place (non-maximum suppression)
     std::vector<IndexReading> found;

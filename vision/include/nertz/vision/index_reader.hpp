@@ -1,5 +1,5 @@
-// Reads corner-index patches: a small CNN (ONNX, run by cv::dnn) that names the card face of an
-// upright patch (52 classes in scoring::Card::index() order) or says "not an index" (class 52).
+// Reads corner-index patches: a cheap gate CNN drops most non-index patches, then a small CNN (both
+// ONNX, run by cv::dnn) names the face (52 classes, scoring::Card::index() order) or "not an index" (52).
 #pragma once
 
 #include <memory>
@@ -25,23 +25,31 @@ std::string resolveModelDir(const std::string& explicitDir = {});
 
 inline constexpr int kNotIndexClass = 52;
 inline constexpr const char* kIndexModelFile = "index_cnn.onnx";
+inline constexpr const char* kGateModelFile = "index_gate.onnx";
 
-// One patch's answer: the most likely face (nullopt: not an index) and its probability.
+// One patch's answer: the most likely face (nullopt: not an index) and its probability;
+// passedGate: false when the pre-filter dropped it (the reader did not run on it).
 struct PatchReading {
     std::optional<scoring::Card> face;
     float confidence = 0.f;
+    bool passedGate = false;
 };
+
+// The reader's input for one patch: stretched between its 5th and 95th percentile (linear
+// interpolation, as numpy.percentile) to 0..1, written to dst (rows*cols floats).
+void normalisePatch(const cv::Mat& patch8u, float* dst);
 
 // The standard-deck card of classifier class 0..51 (suit * 13 + rank - 1, suits C D H S).
 scoring::Card cardOfClass(int cls);
 
 class IndexReader {
 public:
-    // Loads modelDir/index_cnn.onnx; throws ModelError when it is missing or broken.
+    // Loads modelDir/index_cnn.onnx and index_gate.onnx; throws ModelError when one is missing or broken.
     explicit IndexReader(const std::string& modelDir);
 
-    // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch.
-    std::vector<PatchReading> read(const std::vector<cv::Mat>& patches);
+    // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch. Patches whose
+    // gate probability of "index" is below gateThreshold are not read (face nullopt, confidence 0).
+    std::vector<PatchReading> read(const std::vector<cv::Mat>& patches, float gateThreshold = 0.f);
 
 private:
     struct Impl;
