@@ -6,15 +6,8 @@
 
 namespace nertz::cli {
 
-std::string defaultDbPath() {
-    const char* xdg = std::getenv("XDG_DATA_HOME");
-    if (xdg && *xdg) return std::string(xdg) + "/nertzref/club.sqlite";
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/.local/share/nertzref/club.sqlite";
-}
-
 std::unique_ptr<db::Database> openDb(const Context& ctx) {
-    return std::make_unique<db::Database>(ctx.dbPath.empty() ? defaultDbPath() : ctx.dbPath);
+    return std::make_unique<db::Database>(ctx.dbPath.empty() ? db::defaultDatabasePath() : ctx.dbPath);
 }
 
 std::string defaultUser() {

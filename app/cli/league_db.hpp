@@ -10,9 +10,7 @@
 
 namespace nertz::cli {
 
-// $XDG_DATA_HOME/nertzref/club.sqlite, else ~/.local/share/nertzref/club.sqlite.
-std::string defaultDbPath();
-// Opens --db FILE (or the default file), creating and migrating it on first use.
+// Opens --db FILE (or db::defaultDatabasePath()), creating and migrating it on first use.
 std::unique_ptr<db::Database> openDb(const Context& ctx);
 // The default "entered by" name: $USER, else "cli".
 std::string defaultUser();

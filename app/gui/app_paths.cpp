@@ -2,6 +2,8 @@
 
 #include <QDir>
 
+#include "nertz/db/database.hpp"
+
 namespace nertz::gui {
 
 namespace {
@@ -11,7 +13,7 @@ QString xdg(const char* var, const char* fallback) {
 }
 }  // namespace
 
-QString defaultDbPath() { return xdg("XDG_DATA_HOME", ".local/share") + "/nertzref/club.sqlite"; }
+QString defaultDbPath() { return QString::fromStdString(db::defaultDatabasePath()); }
 
 QString cacheDir() {
     const QString dir = xdg("XDG_CACHE_HOME", ".cache") + "/nertzref";

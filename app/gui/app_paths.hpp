@@ -5,7 +5,7 @@
 
 namespace nertz::gui {
 
-// $XDG_DATA_HOME/nertzref/club.sqlite, else ~/.local/share/nertzref/club.sqlite (as the CLI).
+// The league file when none is named: db::defaultDatabasePath(), the same one nertzref-cli opens.
 QString defaultDbPath();
 // $XDG_CACHE_HOME/nertzref, else ~/.cache/nertzref; created when missing.
 QString cacheDir();

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <thread>
@@ -226,6 +227,13 @@ void Transaction::commit() {
 }
 
 // --- helpers ---------------------------------------------------------------------------------
+
+std::string defaultDatabasePath() {
+    const char* xdg = std::getenv("XDG_DATA_HOME");
+    if (xdg && *xdg) return std::string(xdg) + "/nertzref/club.sqlite";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.local/share/nertzref/club.sqlite";
+}
 
 std::string utcNow() {
     const std::time_t t = std::time(nullptr);

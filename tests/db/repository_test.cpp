@@ -276,3 +276,17 @@ TEST(DbFile, DateValidation) {
     EXPECT_THROW(db::checkDate("2024-2-01"), db::DbInputError);
     EXPECT_THROW(db::checkDate("yesterday"), db::DbInputError);
 }
+
+// The one default league file that nertzref-cli and the app both open.
+TEST(DbFile, DefaultPathFollowsXdgThenHome) {
+    const char* oldXdg = std::getenv("XDG_DATA_HOME");
+    const char* oldHome = std::getenv("HOME");
+    const std::string savedXdg = oldXdg ? oldXdg : "", savedHome = oldHome ? oldHome : "";
+    ::setenv("XDG_DATA_HOME", "/srv/data", 1);
+    ::setenv("HOME", "/home/ann", 1);
+    EXPECT_EQ(db::defaultDatabasePath(), "/srv/data/nertzref/club.sqlite");
+    ::unsetenv("XDG_DATA_HOME");
+    EXPECT_EQ(db::defaultDatabasePath(), "/home/ann/.local/share/nertzref/club.sqlite");
+    oldXdg ? ::setenv("XDG_DATA_HOME", savedXdg.c_str(), 1) : ::unsetenv("XDG_DATA_HOME");
+    oldHome ? ::setenv("HOME", savedHome.c_str(), 1) : ::unsetenv("HOME");
+}

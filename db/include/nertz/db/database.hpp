@@ -144,6 +144,10 @@ private:
     bool nested_ = false;
 };
 
+// The club's league file when none is named: $XDG_DATA_HOME/nertzref/club.sqlite, else
+// ~/.local/share/nertzref/club.sqlite. The CLI and the app both open this one.
+std::string defaultDatabasePath();
+
 // Helpers used across the repositories.
 std::string utcNow();      // "2024-05-01T20:15:03Z"
 std::string localToday();  // "2024-05-01"
