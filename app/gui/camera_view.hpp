@@ -15,6 +15,12 @@ public:
     explicit CameraView(QWidget* parent = nullptr);
     QSize sizeHint() const override { return {480, 360}; }
     bool hasFrame() const { return !image_.isNull(); }
+    // Where a point of the frame (pixels) is drawn in this widget (tests click cards with it).
+    QPoint widgetPoint(QPointF framePoint) const;
+    QSize frameSize() const { return image_.size(); }
+signals:
+    // A tap on the picture, in frame pixels.
+    void framePointClicked(QPointF framePoint);
 public slots:
     void showReport(const nertz::gui::FrameReport& report);
     void setSource(const QString& description);
@@ -24,8 +30,10 @@ public slots:
 
 protected:
     void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
+    QRect target() const;
     QImage image_;
     QString source_, lost_, note_, summary_;
     double fps_ = 0;
