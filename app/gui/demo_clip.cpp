@@ -101,7 +101,7 @@ cv::Mat table() {
         }
     cv::Mat noise(kH, kW, CV_16SC3), t16;
     cv::RNG rng(7);
-    rng.fill(noise, cv::RNG::NORMAL, 0, 4);
+    rng.fill(noise, cv::RNG::NORMAL, 0, 2.5);
     t.convertTo(t16, CV_16SC3);
     t16 += noise;
     t16.convertTo(t, CV_8UC3);
@@ -228,7 +228,7 @@ bool writeDemoClip(const QString& path, int frames, QString* error) {
         if (error) *error = "Cannot write the demo clip to " + tmp;
         return false;
     }
-    writer.set(cv::VIDEOWRITER_PROP_QUALITY, 92);
+    writer.set(cv::VIDEOWRITER_PROP_QUALITY, 80);
     const DemoClipFrames clip = renderDemoClip(frames);
     std::fprintf(stderr, "nertzref: demo clip %s: %s\n", qPrintable(path), qPrintable(clip.note));
     for (const auto& f : clip.frames) writer.write(f);

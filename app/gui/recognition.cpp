@@ -184,7 +184,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         else ++tally.unknown;
         tally.cards.push_back(t);
     }
-    const int thick = std::max(2, frame.cols / 320);
+    const int thick = std::max(3, frame.cols / 200);
     for (const auto& t : tally.cards) {
         if (t.side >= 0) {
             const auto& s = impl_->seats[t.side];
