@@ -51,6 +51,8 @@ QString runWithProgress(QWidget* parent, const QString& label, const std::functi
 }
 
 QString cliProgram() {
+    const QString env = qEnvironmentVariable("NERTZ_CLI");
+    if (!env.isEmpty() && QFileInfo(env).isExecutable()) return env;
     const QString here = QCoreApplication::applicationDirPath();
     for (const QString& p : {here + "/nertzref-cli", here + "/../cli/nertzref-cli"})
         if (QFileInfo(p).isExecutable()) return QDir::cleanPath(p);

@@ -16,7 +16,7 @@ using Progress = std::function<void(int done, int total, const QString& label)>;
 // of the exception the job threw, empty on success.
 QString runWithProgress(QWidget* parent, const QString& label, const std::function<void(const Progress&)>& job);
 
-// The nertzref-cli program beside this one (installed together, or the build tree's app/cli), else
+// The nertzref-cli program: $NERTZ_CLI, else the one beside this one (installed together, or the build tree's app/cli), else
 // on PATH; empty when there is none.
 QString cliProgram();
 

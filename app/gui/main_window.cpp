@@ -251,34 +251,46 @@ std::optional<db::League> pickLeague(QWidget* parent, LeagueService& service, co
 }
 }  // namespace
 
-void MainWindow::importLeague() {
-    const QString f = QFileDialog::getOpenFileName(this, "Import a league", QString(), "League export (*.json);;All files (*)");
-    if (f.isEmpty()) return;
+bool MainWindow::importLeagueFile(const QString& f, QString* message) {
     const QString db = service_.path();
     QString out;
     const QString error = runWithProgress(this, "Importing " + QFileInfo(f).fileName() + "...", [&](const Progress&) {
         out = runCli({"--db", db, "import", f});
     });
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, "Import failed", "The league was not imported (nothing was changed):\n" + error);
+    if (message) *message = error.isEmpty() ? out : error;
+    if (error.isEmpty()) emit service_.changed();
+    return error.isEmpty();
+}
+
+bool MainWindow::exportLeagueFile(const QString& league, const QString& f, QString* message) {
+    const QString db = service_.path();
+    const QString error = runWithProgress(this, "Exporting " + league + "...", [&](const Progress&) {
+        runCli({"--db", db, "export", "--league", league, "--format", "json", "--out", f});
+    });
+    if (message) *message = error.isEmpty() ? "Exported to " + f : error;
+    return error.isEmpty();
+}
+
+void MainWindow::importLeague() {
+    const QString f = QFileDialog::getOpenFileName(this, "Import a league", QString(), "League export (*.json);;All files (*)");
+    if (f.isEmpty()) return;
+    QString message;
+    if (!importLeagueFile(f, &message)) {
+        QMessageBox::warning(this, "Import failed", "The league was not imported (nothing was changed):\n" + message);
         return;
     }
-    status_->setText(out);
-    emit service_.changed();
+    status_->setText(message);
 }
 
 void MainWindow::exportLeague() {
     const auto league = pickLeague(this, service_, "Export a league");
     if (!league) return status_->setText("There is no league to export.");
-    const QString f = QFileDialog::getSaveFileName(this, "Export a league", QString::fromStdString(league->name) + ".json",
-                                                   "League export (*.json)");
+    const QString name = QString::fromStdString(league->name);
+    const QString f = QFileDialog::getSaveFileName(this, "Export a league", name + ".json", "League export (*.json)");
     if (f.isEmpty()) return;
-    const QString db = service_.path();
-    const QString error = runWithProgress(this, "Exporting " + QString::fromStdString(league->name) + "...", [&](const Progress&) {
-        runCli({"--db", db, "export", "--league", QString::fromStdString(league->name), "--format", "json", "--out", f});
-    });
-    if (!error.isEmpty()) return (void)QMessageBox::warning(this, "Export failed", error);
-    status_->setText("Exported to " + f);
+    QString message;
+    if (!exportLeagueFile(name, f, &message)) return (void)QMessageBox::warning(this, "Export failed", message);
+    status_->setText(message);
 }
 
 void MainWindow::recomputeRatings() {

@@ -47,6 +47,10 @@ public:
     HandScreen* handScreen() const { return hand_; }
     DecksScreen* decksScreen() const { return decks_; }
     RecognitionAnalyzer& recognizer() { return *recognizer_; }
+    // League import/export of a JSON file through nertzref-cli, under a progress dialog; false and
+    // the CLI's message in `message` on failure (true: its summary).
+    bool importLeagueFile(const QString& file, QString* message);
+    bool exportLeagueFile(const QString& league, const QString& file, QString* message);
     // Opens a game on the hand screen with its seats' colours and decks.
     void openGame(std::int64_t gameId);
     // Opens the most recent unfinished game, if any.

@@ -220,6 +220,20 @@ private slots:
                  QString("7:0:17 7:1:5"));
         QCOMPARE(sqlText(file, "SELECT action FROM audit_log ORDER BY id DESC"), QString("restore_hand"));
         QVERIFY(!find<QPushButton>(w, "reviewRestore")->isVisible());
+
+        // --- the league exported and imported into a new file (through nertzref-cli, with progress)
+        if (qEnvironmentVariableIsEmpty("NERTZ_CLI")) QSKIP("NERTZ_CLI not set (ctest sets it)");
+        QString message;
+        QVERIFY2(w.exportLeagueFile("Club", dir.filePath("club.json"), &message), qPrintable(message));
+        QVERIFY(!w.exportLeagueFile("No such league", dir.filePath("x.json"), &message));
+        QVERIFY2(message.contains("No such league"), qPrintable(message));
+        LeagueService other(dir.filePath("copy.sqlite"));
+        MainWindow w2(other);
+        QVERIFY2(w2.importLeagueFile(dir.filePath("club.json"), &message), qPrintable(message));
+        QCOMPARE(sqlText(dir.filePath("copy.sqlite"), "SELECT group_concat(score, ',') FROM (SELECT score FROM hand_results ORDER BY seat)"),
+                 QString("17,5"));
+        QVERIFY(!w2.importLeagueFile(dir.filePath("club.json"), &message));  // the league is there already: refused
+        QVERIFY(!message.isEmpty());
     }
 
     void aClipThatEndsMidCountKeepsTheCountAndUnknownCardsBlock() {
