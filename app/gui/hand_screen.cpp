@@ -155,8 +155,8 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         expected_->setObjectName("lakeExpected");
         expected_->setStyleSheet("font-size:22px;");
         v->addWidget(expected_);
-        lakeRead_ = hint("Camera: on this step the face reader reads the top cards in view (its models load the first "
-                         "time, on the vision thread).");
+        lakeRead_ = hint("On this step the face reader reads the top cards in view (its models load the first time, "
+                         "on the vision thread).");
         lakeRead_->setObjectName("lakeRead");
         v->addWidget(lakeRead_);
         lakeLoading_ = new QProgressBar;

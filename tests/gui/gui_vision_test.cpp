@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -94,6 +95,7 @@ private slots:
         writeFrames(clip_, plan_.enrolFirst[0], plan_.enrolEnd[0], 5, dir.filePath("blue"));
         writeFrames(clip_, plan_.enrolFirst[1], plan_.enrolEnd[1], 5, dir.filePath("red"));
         writeFrames(clip_, plan_.holdFirst, plan_.holdFirst + 3, 1, dir.filePath("sorted"));
+        writeFrames(clip_, plan_.lakeFirst, plan_.lakeFirst + 2, 1, dir.filePath("lake"));
 
         LeagueService service(file);
         service.addLeague("Club");
@@ -150,6 +152,16 @@ private slots:
         click(w, "caller_0");
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::Lake);
+        QCOMPARE(w.recognizer().mode(), RecognitionAnalyzer::Mode::Lake);
+        // the face reader (loaded now, on the worker thread) reads the lake frames of the clip, or says
+        // that it read nothing; either way the step goes on
+        QVERIFY(find<QProgressBar>(w, "lakeLoading")->isVisible() || w.recognizer().detectorLoaded());
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("lake"), {}}, false));
+        auto* lakeRead = find<QLabel>(w, "lakeRead");
+        QTRY_VERIFY_WITH_TIMEOUT(lakeRead->text().startsWith("Camera reads") || lakeRead->text().startsWith("Camera: "), 30000);
+        qInfo("lake step: %s", qPrintable(lakeRead->text()));
+        QVERIFY(!find<QProgressBar>(w, "lakeLoading")->isVisible());
+        QCOMPARE(find<QPushButton>(w, "useLakeRead")->isEnabled(), lakeRead->text().startsWith("Camera reads"));
         find<QLineEdit>(w, "lakeTops")->setText("7H 7S");
         QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("sorted"), {}}, false));
         click(w, "stepNext");
