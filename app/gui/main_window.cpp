@@ -293,19 +293,23 @@ void MainWindow::exportLeague() {
     status_->setText(message);
 }
 
+bool MainWindow::recomputeLeagueRatings(std::int64_t leagueId, QString* message) {
+    const std::string path = service_.path().toStdString();
+    const QString error = runWithProgress(this, "Recomputing the ratings...", [&](const Progress&) {
+        db::Database own(path);  // its own connection, on the job's thread
+        db::RatingRepo(own).recomputeAll(leagueId);
+    });
+    if (message) *message = error.isEmpty() ? QString("Ratings recomputed.") : error;
+    if (error.isEmpty()) emit service_.changed();
+    return error.isEmpty();
+}
+
 void MainWindow::recomputeRatings() {
     const auto league = pickLeague(this, service_, "Recompute ratings");
     if (!league) return status_->setText("There is no league.");
-    const std::string path = service_.path().toStdString();
-    const std::int64_t id = league->id;
-    const QString error = runWithProgress(this, "Recomputing the ratings of " + QString::fromStdString(league->name) + "...",
-                                          [&](const Progress&) {
-                                              db::Database own(path);  // its own connection, on the job's thread
-                                              db::RatingRepo(own).recomputeAll(id);
-                                          });
-    if (!error.isEmpty()) return (void)QMessageBox::warning(this, "Recompute failed", error);
+    QString message;
+    if (!recomputeLeagueRatings(league->id, &message)) return (void)QMessageBox::warning(this, "Recompute failed", message);
     status_->setText("Ratings of " + QString::fromStdString(league->name) + " recomputed.");
-    emit service_.changed();
 }
 
 void MainWindow::openLatestGame() {

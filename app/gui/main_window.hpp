@@ -51,6 +51,9 @@ public:
     // the CLI's message in `message` on failure (true: its summary).
     bool importLeagueFile(const QString& file, QString* message);
     bool exportLeagueFile(const QString& league, const QString& file, QString* message);
+    // Recomputes a league's ratings from scratch on a job thread (own connection) under a progress
+    // dialog; false and the error in `message` on failure.
+    bool recomputeLeagueRatings(std::int64_t leagueId, QString* message);
     // Opens a game on the hand screen with its seats' colours and decks.
     void openGame(std::int64_t gameId);
     // Opens the most recent unfinished game, if any.

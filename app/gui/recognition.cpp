@@ -92,10 +92,14 @@ QStringList RecognitionAnalyzer::setSeats(const std::vector<SeatBack>& seats) {
         }
     }
     std::lock_guard lock(mutex_);
+    // the same seats again (a refresh): a person's reassignments stay
+    bool same = seats.size() == impl_->seats.size();
+    for (std::size_t i = 0; same && i < seats.size(); ++i)
+        same = seats[i].name == impl_->seats[i].name && seats[i].signature == impl_->seats[i].signature;
     impl_->matcher = std::move(m);
     impl_->matcherSide = std::move(sides);
     impl_->seats = seats;
-    impl_->overrides.clear();
+    if (!same) impl_->overrides.clear();
     return problems;
 }
 

@@ -92,7 +92,8 @@ public:
     // All of these are called on the GUI thread and take effect from the next frame.
     void setMode(Mode mode);
     Mode mode() const { return mode_; }
-    // The seats of the hand being counted; clears the reassignments. Returns a message for each
+    // The seats of the hand being counted; clears the reassignments unless the seats are the same.
+    // Returns a message for each
     // signature that cannot be read (its seat's cards come out unknown).
     QStringList setSeats(const std::vector<SeatBack>& seats);
     // Decks already enrolled, for the closeness check at enrolment.

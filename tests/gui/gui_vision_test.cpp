@@ -3,7 +3,8 @@
 // two decks' backs enrolled from frames on the Decks screen; a game with a deck per seat; the back
 // count counted from the clip through the vision worker; one card reassigned by a click on the
 // video; review, confirmation and the rows in the file; then a correction and its recompute. Also:
-// a clip that ends mid-count keeps the count so far, and unknown cards block the count.
+// a clip that ends mid-count keeps the count so far, and unknown cards block the count; a rating
+// recompute on a job thread; a custom rule set file, bad and good.
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,6 +28,7 @@
 #include "hand_screen.hpp"
 #include "league_service.hpp"
 #include "main_window.hpp"
+#include "nertz/db/games.hpp"
 #include "new_game_screen.hpp"
 #include "recognition.hpp"
 #include "vision_worker.hpp"
@@ -302,6 +304,32 @@ private slots:
         QVERIFY(find<QLabel>(w, "cameraState")->text().contains("kept"));
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::NertzLeft);
+    }
+
+    void ratingRecomputeRunsOnAJobThreadAndRestoresTheRatings() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("club.sqlite");
+        LeagueService service(file);
+        service.addLeague("Club");
+        service.addPlayer("Ann");
+        service.addPlayer("Bo");
+        nertz::db::NewGame g;
+        g.league = "Club";
+        g.rules = nertz::scoring::preset("house");
+        g.rules.target = 20;
+        g.sides = {{"Ann", {}, {}}, {"Bo", {}, {}}};
+        nertz::scoring::HandResult h;
+        h.sides = {{"Ann", 25, 0, true, 0, {}}, {"Bo", 10, 4, false, 0, {}}};
+        nertz::db::GameRepo(service.database()).record(g, {h}, {});
+        const QString sql = "SELECT group_concat(printf('%.9f', mu), ',') FROM (SELECT mu FROM ratings ORDER BY player_id)";
+        const QString before = sqlText(file, sql);
+        QVERIFY(before.contains(','));  // both players rated
+        service.database().exec("UPDATE ratings SET mu = 0");
+        QVERIFY(sqlText(file, sql) != before);
+        MainWindow w(service);
+        QString message;
+        QVERIFY2(w.recomputeLeagueRatings(1, &message), qPrintable(message));
+        QCOMPARE(sqlText(file, sql), before);
     }
 
     void badRuleFileShowsAnErrorAndAGoodOneIsUsed() {
