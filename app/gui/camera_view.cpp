@@ -35,6 +35,11 @@ void CameraView::setLost(const QString& message) {
     update();
 }
 
+void CameraView::setHighlight(const std::optional<std::array<QPointF, 4>>& quad) {
+    highlight_ = quad;
+    update();
+}
+
 void CameraView::setNote(const QString& note) {
     note_ = note;
     update();
@@ -65,6 +70,13 @@ void CameraView::paintEvent(QPaintEvent*) {
     if (!image_.isNull()) {
         p.setRenderHint(QPainter::SmoothPixmapTransform);
         p.drawImage(target(), image_);
+        if (highlight_) {
+            QPolygonF poly;
+            for (const auto& q : *highlight_) poly << QPointF(widgetPoint(q));
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(QPen(QColor("#ffd600"), 5));
+            p.drawPolygon(poly);
+        }
     } else {
         p.setPen(QColor(200, 200, 200));
         p.drawText(rect(), Qt::AlignCenter, "waiting for the first frame...");

@@ -4,6 +4,8 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QWidget>
+#include <array>
+#include <optional>
 
 #include "vision_worker.hpp"
 
@@ -27,6 +29,8 @@ public slots:
     // The source failed or disappeared: keep the last frame, say so.
     void setLost(const QString& message);
     void setNote(const QString& note);
+    // A card outline (frame pixels) drawn over the picture: the card a person tapped.
+    void setHighlight(const std::optional<std::array<QPointF, 4>>& quad);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -36,6 +40,7 @@ private:
     QRect target() const;
     QImage image_;
     QString source_, lost_, note_, summary_;
+    std::optional<std::array<QPointF, 4>> highlight_;
     double fps_ = 0;
     quint64 frames_ = 0;
     QElapsedTimer fpsClock_;

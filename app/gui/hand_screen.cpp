@@ -429,6 +429,15 @@ void HandScreen::showStep() {
     back_->setEnabled(step != Step::Playing);
     next_->setVisible(step != Step::Playing && step != Step::Confirm);
     next_->setText(step == Step::Lake && tops_->text().trimmed().isEmpty() ? "Skip  (Enter)" : "Next  (Enter)");
+    if (step == Step::Playing) autoCountOffered_ = false;
+    // Every seat's back is enrolled: the camera count starts by itself (once a hand; C turns it off).
+    if (step == Step::Backs && !autoCountOffered_ && recognizer_ && flow_.hasGame() && flow_.lakeTotal() == 0 &&
+        !flow_.cameraCounting()) {
+        autoCountOffered_ = true;
+        bool all = !flow_.seatDecks().empty();
+        for (const auto& d : flow_.seatDecks()) all = all && d && !d->backSignature.empty();
+        if (all) flow_.setCameraCounting(true);
+    }
     if (step == Step::Backs && cameraCount_->isChecked() != flow_.cameraCounting()) {
         cameraCount_->blockSignals(true);
         cameraCount_->setChecked(flow_.cameraCounting());
@@ -624,6 +633,11 @@ void HandScreen::refreshCamera() {
                   .arg(owner);
     }
     selectedCard_->setText(sel);
+    std::optional<std::array<QPointF, 4>> highlight;
+    if (selected_point_)
+        for (const auto& c : tally_.cards)
+            if (c.contains(*selected_point_)) highlight = c.quad;
+    camera_->setHighlight(highlight);
     for (auto* b : assignButtons_) b->setVisible(selected_point_.has_value() && live);
 }
 

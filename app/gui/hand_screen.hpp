@@ -93,6 +93,7 @@ private:
     std::shared_ptr<RecognitionAnalyzer> recognizer_;
     BackTally tally_;
     std::optional<QPointF> selected_point_;
+    bool autoCountOffered_ = false;  // the camera count started by itself once this hand
     // lake read from the camera
     QLabel* lakeRead_;
     QPushButton* useLakeRead_;
