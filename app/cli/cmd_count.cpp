@@ -340,9 +340,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             if (matches > 1)
                 throw sc("owner",
                          "several players have a deck called '" + a->deck + "': give --owner");
-            db->cached("UPDATE decks SET back_signature = ? WHERE id = ?")
-                .bindAll(sig.toBytes(), id)
-                .run();
+            db::PlayerRepo(*db).setDeckBack(id, sig.toBytes());
             tx.commit();
             io::Json warnings = io::Json::array();
             for (const auto& w : others.closeTo(sig)) {

@@ -1,5 +1,6 @@
 #include "camera_view.hpp"
 
+#include <QMouseEvent>
 #include <QPainter>
 
 namespace nertz::gui {
@@ -34,19 +35,48 @@ void CameraView::setLost(const QString& message) {
     update();
 }
 
+void CameraView::setHighlight(const std::optional<std::array<QPointF, 4>>& quad) {
+    highlight_ = quad;
+    update();
+}
+
 void CameraView::setNote(const QString& note) {
     note_ = note;
     update();
+}
+
+QRect CameraView::target() const {
+    if (image_.isNull()) return {};
+    const QSize s = image_.size().scaled(size(), Qt::KeepAspectRatio);
+    return QRect(QPoint((width() - s.width()) / 2, (height() - s.height()) / 2), s);
+}
+
+QPoint CameraView::widgetPoint(QPointF framePoint) const {
+    const QRect t = target();
+    if (t.isEmpty()) return {};
+    return QPoint(t.x() + int(framePoint.x() * t.width() / image_.width()), t.y() + int(framePoint.y() * t.height() / image_.height()));
+}
+
+void CameraView::mousePressEvent(QMouseEvent* event) {
+    const QRect t = target();
+    if (t.isEmpty() || !t.contains(event->position().toPoint())) return QWidget::mousePressEvent(event);
+    const QPointF p = event->position() - QPointF(t.topLeft());
+    emit framePointClicked(QPointF(p.x() * image_.width() / t.width(), p.y() * image_.height() / t.height()));
 }
 
 void CameraView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(38, 50, 56));
     if (!image_.isNull()) {
-        const QSize s = image_.size().scaled(size(), Qt::KeepAspectRatio);
-        const QRect target(QPoint((width() - s.width()) / 2, (height() - s.height()) / 2), s);
         p.setRenderHint(QPainter::SmoothPixmapTransform);
-        p.drawImage(target, image_);
+        p.drawImage(target(), image_);
+        if (highlight_) {
+            QPolygonF poly;
+            for (const auto& q : *highlight_) poly << QPointF(widgetPoint(q));
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(QPen(QColor("#ffd600"), 5));
+            p.drawPolygon(poly);
+        }
     } else {
         p.setPen(QColor(200, 200, 200));
         p.drawText(rect(), Qt::AlignCenter, "waiting for the first frame...");

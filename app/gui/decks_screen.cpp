@@ -4,6 +4,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPixmap>
 #include <QTableWidget>
@@ -61,15 +62,32 @@ DecksScreen::DecksScreen(LeagueService& service, QWidget* parent) : QWidget(pare
     outer->addLayout(side, 2);
     camera_ = new CameraView;
     side->addWidget(camera_, 1);
-    auto* enrol = bigButton("Enrol back from camera", "enrolBack");
-    enrol->setEnabled(false);
+    auto* enrolForm = new QGridLayout;
+    enrolDeck_ = new QComboBox;
+    enrolDeck_->setObjectName("enrolDeck");
+    enrolColour_ = new QComboBox;
+    enrolColour_->setObjectName("enrolColour");
+    for (const auto& [label, hex] : colours()) {
+        QPixmap swatch(20, 20);
+        swatch.fill(QColor(hex));
+        enrolColour_->addItem(QIcon(swatch), label, hex);
+    }
+    enrolForm->addWidget(new QLabel("Deck to enrol"), 0, 0);
+    enrolForm->addWidget(enrolDeck_, 0, 1);
+    enrolForm->addWidget(new QLabel("Overlay colour"), 1, 0);
+    enrolForm->addWidget(enrolColour_, 1, 1);
+    side->addLayout(enrolForm);
+    enrolState_ = new QLabel("Hold one card of the deck face down, flat, under the camera.");
+    enrolState_->setObjectName("enrolState");
+    enrolState_->setWordWrap(true);
+    enrolState_->setStyleSheet("font-size:17px;");
+    side->addWidget(enrolState_);
+    auto* enrol = bigButton("Enrol back from camera  (Ctrl+E)", "enrolBack");
+    enrol->setProperty("primary", true);
+    enrol->setShortcut(QKeySequence("Ctrl+E"));
     side->addWidget(enrol);
-    auto* why = new QLabel(
-        "Back enrolment (hold a card back under the camera, see the signature's match quality) needs the vision "
-        "module, which is not part of this build yet. Decks are added without a back signature until then.");
-    why->setWordWrap(true);
-    why->setProperty("hint", true);
-    side->addWidget(why);
+    connect(enrol, &QPushButton::clicked, this, &DecksScreen::enrol);
+    connect(enrolDeck_, &QComboBox::currentIndexChanged, this, &DecksScreen::enrolTargetChanged);
 
     connect(add, &QPushButton::clicked, this, [this] {
         if (banner_->guard([this] { service_.addDeck(owner_->currentText(), name_->text(), colour_->currentData().toString()); })) {
@@ -100,7 +118,84 @@ void DecksScreen::refresh() {
             table_->setItem(i, 3, new QTableWidgetItem(d.backSignature.empty() ? "not enrolled"
                                                                                : QString("enrolled (%1 bytes)").arg(d.backSignature.size())));
         }
+        const qlonglong keepDeck = enrolDeck_->currentData().toLongLong();
+        enrolDeck_->blockSignals(true);
+        enrolDeck_->clear();
+        for (const auto& d : decks) {
+            QPixmap swatch(16, 16);
+            swatch.fill(QColor(QString::fromStdString(d.colour.value_or("#90a4ae"))));
+            enrolDeck_->addItem(QIcon(swatch), QString::fromStdString(d.owner + ": " + d.name), static_cast<qlonglong>(d.id));
+            if (d.id == keepDeck) enrolDeck_->setCurrentIndex(enrolDeck_->count() - 1);
+        }
+        enrolDeck_->blockSignals(false);
+        enrolTargetChanged();
     });
+}
+
+void DecksScreen::setRecognizer(std::shared_ptr<RecognitionAnalyzer> recognizer) {
+    recognizer_ = std::move(recognizer);
+    enrolTargetChanged();
+}
+
+// A new deck to enrol: collect fresh views, and compare with every other deck's back.
+void DecksScreen::enrolTargetChanged() {
+    reading_ = {};
+    const qlonglong id = enrolDeck_->currentData().toLongLong();
+    std::vector<EnrolledBack> others;
+    banner_->guard([&] {
+        for (const auto& d : service_.decks()) {
+            if (d.id == id) {
+                const int c = enrolColour_->findData(QString::fromStdString(d.colour.value_or("")));
+                if (c >= 0) enrolColour_->setCurrentIndex(c);
+                continue;
+            }
+            others.push_back({QString::fromStdString(d.owner + ": " + d.name), d.backSignature});
+        }
+    });
+    if (!recognizer_) {
+        enrolState_->setText("No recognition in this window.");
+        return;
+    }
+    recognizer_->setEnrolled(others);
+    recognizer_->resetEnrolment();
+    enrolState_->setText(enrolDeck_->count() == 0 ? "Add a deck first, then hold one of its cards face down under the camera."
+                                                  : "Hold one card of the deck face down, flat, under the camera.");
+}
+
+void DecksScreen::showEnrolReading(const EnrolReading& r) {
+    reading_ = r;
+    if (!r.found) {
+        enrolState_->setText("No card back in view: hold one card face down, flat, fully in view.");
+        return;
+    }
+    QString text = QString("Back in view (%1 of the picture), %2 view%3 collected.")
+                       .arg(QString::number(100.0 * r.areaShare, 'f', 0) + "%")
+                       .arg(r.views)
+                       .arg(r.views == 1 ? "" : "s");
+    if (r.areaShare < 0.02f) text += " Closer: the card is small in the picture.";
+    if (r.nearest.isEmpty()) text += " No other deck is enrolled yet.";
+    else
+        text += QString(" Nearest other back: %1, distance %2 (%3).")
+                    .arg(r.nearest)
+                    .arg(r.nearestDistance, 0, 'f', 2)
+                    .arg(r.warnings.isEmpty() ? "told apart well" : "too close");
+    for (const auto& w : r.warnings) text += QString::fromUtf8("\n⚠ ") + w;
+    enrolState_->setText(text);
+    enrolState_->setStyleSheet(QString("font-size:17px; color:%1;").arg(r.warnings.isEmpty() ? "#2e7d32" : "#e65100"));
+}
+
+void DecksScreen::enrol() {
+    if (enrolDeck_->currentIndex() < 0) return banner_->showError("Add the deck first (left), then enrol its back.");
+    if (!reading_.found || reading_.signature.empty())
+        return banner_->showError("No card back in view yet: hold one card face down, flat, under the camera.");
+    const QString deck = enrolDeck_->currentText();
+    const EnrolReading r = reading_;
+    if (banner_->guard([&] { service_.setDeckBack(enrolDeck_->currentData().toLongLong(), r.signature, enrolColour_->currentData().toString()); }))
+        banner_->showInfo(QString("Back of %1 enrolled from %2 view%3%4.")
+                              .arg(deck)
+                              .arg(r.views)
+                              .arg(r.views == 1 ? "" : "s")
+                              .arg(r.warnings.isEmpty() ? QString() : QString(" — warning: ") + r.warnings.join("; ")));
 }
 
 }  // namespace nertz::gui

@@ -28,6 +28,7 @@ HandFlow::HandFlow(LeagueService& service, QObject* parent) : QObject(parent), s
 void HandFlow::openGame(std::int64_t gameId) {
     game_ = service_.loadGame(gameId);
     gameId_ = gameId;
+    seatDecks_ = service_.seatDecks(gameId);
     const auto n = game_->game.sides().size();
     lake_.assign(n, 0);
     nertzLeft_.assign(n, 0);
@@ -38,6 +39,7 @@ void HandFlow::openGame(std::int64_t gameId) {
 
 void HandFlow::reload() {
     game_ = service_.loadGame(gameId_);
+    seatDecks_ = service_.seatDecks(gameId_);
     emit gameChanged();
 }
 
@@ -76,6 +78,9 @@ void HandFlow::newHand() {
     std::fill(lake_.begin(), lake_.end(), 0);
     std::fill(nertzLeft_.begin(), nertzLeft_.end(), 0);
     std::fill(falseCalls_.begin(), falseCalls_.end(), 0);
+    cameraCounting_ = false;
+    unknown_ = 0;
+    cameraNote_.clear();
     emit countsChanged();
     emit stepChanged(step_);
 }
@@ -94,8 +99,15 @@ bool HandFlow::next(QString* why) {
         case Step::Called:
             if (!callerChosen_) return fail("Choose who called Nertz, or \"Nobody: all stuck\".");
             break;
-        case Step::Lake:
         case Step::Backs:
+            if (unknownCards() > 0)
+                return fail(QString("%1 card%2 could not be told by the back: tap each one (magenta, marked ?) on the video "
+                                    "and choose its owner, or turn the camera count off and count by hand.")
+                                .arg(unknownCards())
+                                .arg(unknownCards() == 1 ? "" : "s"));
+            cameraCounting_ = false;  // the count is taken: later frames no longer change it
+            break;
+        case Step::Lake:
         case Step::NertzLeft: break;
         case Step::Review: {
             const Review r = review();
@@ -106,6 +118,30 @@ bool HandFlow::next(QString* why) {
     }
     goTo(static_cast<Step>(static_cast<int>(step_) + 1));
     return true;
+}
+
+void HandFlow::applyCameraCount(const std::vector<int>& perSide, int unknown) {
+    if (!cameraCounting_ || step_ != Step::Backs) return;
+    for (std::size_t i = 0; i < lake_.size(); ++i) lake_[i] = i < perSide.size() ? perSide[i] : 0;
+    unknown_ = unknown;
+    cameraNote_.clear();
+    emit countsChanged();
+}
+
+void HandFlow::setCameraCounting(bool on) {
+    cameraCounting_ = on;
+    if (!on) unknown_ = 0;
+    cameraNote_.clear();
+    emit countsChanged();
+}
+
+void HandFlow::cameraStopped(const QString& why) {
+    if (!cameraCounting_) return;
+    cameraCounting_ = false;
+    cameraNote_ = QString("%1 The count so far (%2 cards) is kept: finish it by hand.").arg(why).arg(lakeTotal());
+    if (unknown_ > 0) cameraNote_ += QString(" %1 card(s) it could not tell by the back are not in it.").arg(unknown_);
+    unknown_ = 0;
+    emit countsChanged();
 }
 
 void HandFlow::back() {
@@ -271,9 +307,28 @@ int HandFlow::save(const QString& enteredBy, const QString& confirmedBy) {
 
 void HandFlow::undoLastHand(const QString& who) {
     if (!game_ || game_->game.hands().empty()) throw sc::InputError("hand", "there is no hand to undo in this game");
-    service_.deleteHand(gameId_, static_cast<int>(game_->game.hands().size()), who, "undo");
+    const int number = static_cast<int>(game_->game.hands().size());
+    Undone u{gameId_, number, game_->game.hands().back(), game_->meta.at(number - 1)};
+    service_.deleteHand(gameId_, number, who, "undo");
+    undone_ = u;
     reload();
     newHand();
+}
+
+bool HandFlow::canRestore() const {
+    return undone_ && game_ && undone_->gameId == gameId_ && undone_->number == static_cast<int>(game_->game.hands().size()) + 1;
+}
+
+int HandFlow::restoreUndone(const QString& who) {
+    if (!canRestore()) throw sc::InputError("hand", "there is no undone hand to restore (only the last undo, before a new hand is saved)");
+    db::HandMeta meta = undone_->meta;
+    meta.enteredAt.clear();  // stored now; who confirmed it stays
+    const int number = service_.addHand(gameId_, undone_->hand, meta);
+    service_.addAudit(gameId_, number, who, "restore_hand", "redo of an undo");
+    undone_.reset();
+    reload();
+    newHand();
+    return number;
 }
 
 }  // namespace nertz::gui

@@ -89,13 +89,31 @@ public:
     int pileSize(int side) const;
     int lakeTotal() const;
 
+    // The deck each seat plays with (stored with the game; nullopt where none was chosen).
+    const std::vector<std::optional<db::Deck>>& seatDecks() const { return seatDecks_; }
+    // Back count from the camera: the cards counted per seat on the latest frame and the cards no
+    // seat's back matched. While the camera count is on, its numbers replace the lake counts; the
+    // count cannot go on to the next step while unknown cards are left.
+    void applyCameraCount(const std::vector<int>& perSide, int unknown);
+    void setCameraCounting(bool on);
+    bool cameraCounting() const { return cameraCounting_; }
+    int unknownCards() const { return cameraCounting_ ? unknown_ : 0; }
+    // The source stopped mid-count: the count so far is kept (and said so).
+    void cameraStopped(const QString& why);
+    QString cameraNote() const { return cameraNote_; }
+
     scoring::HandResult result() const;
     Review review() const;
 
     // Saves the hand (the final step); throws with a user message when it cannot. Returns its number.
     int save(const QString& enteredBy, const QString& confirmedBy);
-    // Deletes the game's last hand with reason "undo"; throws when there is none.
+    // Deletes the game's last hand with reason "undo" (audited); throws when there is none. The hand is
+    // kept so that restoreUndone() can put it back.
     void undoLastHand(const QString& who);
+    // True while the last undone hand can be put back (same game, nothing saved after the undo).
+    bool canRestore() const;
+    // Puts the undone hand back as the last hand (audited "restore_hand"); returns its number.
+    int restoreUndone(const QString& who);
     // Starts a fresh hand of the same game.
     void newHand();
 
@@ -121,6 +139,17 @@ private:
     std::vector<scoring::Card> lakeTops_;
     int closedKings_ = 0;
     std::vector<int> lake_, nertzLeft_, falseCalls_;
+    std::vector<std::optional<db::Deck>> seatDecks_;
+    struct Undone {
+        std::int64_t gameId;
+        int number;
+        scoring::HandResult hand;
+        db::HandMeta meta;
+    };
+    std::optional<Undone> undone_;
+    bool cameraCounting_ = false;
+    int unknown_ = 0;
+    QString cameraNote_;
 };
 
 }  // namespace nertz::gui

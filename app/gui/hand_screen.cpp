@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -37,7 +38,7 @@ QLabel* hint(const QString& text) {
 QString HandScreen::shortcutHelp() {
     return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card was played, "
            "N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who called: 1-8 that side, 0 nobody "
-           "(all stuck) · Counts: 1-8 or Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
+           "(all stuck) · Lake: R use the tops the camera read · Back count: C camera count on/off, tap a card to reassign · Counts: 1-8 or Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
 }
 
 HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_(flow) {
@@ -95,11 +96,26 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         connect(stuck, &QPushButton::clicked, this, [this] { flow_.everyoneStuck(); });
         connect(played, &QPushButton::clicked, this, [this] { flow_.cardPlayed(); });
         connect(nertz, &QPushButton::clicked, this, &HandScreen::goNext);
-        connect(undo, &QPushButton::clicked, this, [this] {
+        auto* restore = bigButton("Restore the undone hand", "restoreHand");
+        restore->setVisible(false);
+        v->addWidget(restore);
+        connect(undo, &QPushButton::clicked, this, [this, undo] {
+            if (!flow_.hasGame() || flow_.game().game.hands().empty()) return banner_->showError("There is no hand to undo in this game.");
+            if (!confirmTap(undo, QString("Really delete hand %1? Tap again (Ctrl+Z)").arg(flow_.game().game.hands().size()))) {
+                banner_->showInfo("Tap Undo (or Ctrl+Z) again within 5 s to delete the last hand; it can be restored afterwards.");
+                return;
+            }
             const QStringList people = flow_.people();
             if (banner_->guard([&] { flow_.undoLastHand(people.isEmpty() ? QString("app") : people.front()); }))
-                banner_->showInfo("The last hand was deleted (reason \"undo\", in the audit log).");
+                banner_->showInfo("The last hand was deleted (reason \"undo\", in the audit log). \"Restore\" puts it back.");
         });
+        connect(restore, &QPushButton::clicked, this, [this] {
+            const QStringList people = flow_.people();
+            int n = 0;
+            if (banner_->guard([&] { n = flow_.restoreUndone(people.isEmpty() ? QString("app") : people.front()); }))
+                banner_->showInfo(QString("Hand %1 restored (audited).").arg(n));
+        });
+        connect(&flow_, &HandFlow::gameChanged, this, [this, restore] { restore->setVisible(flow_.canRestore()); });
         pages_->addWidget(page);
     }
     // --- Who called
@@ -139,8 +155,29 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         expected_->setObjectName("lakeExpected");
         expected_->setStyleSheet("font-size:22px;");
         v->addWidget(expected_);
-        v->addWidget(hint("Automatic reading of the lake tops from the camera needs the vision module (not in this build)."));
+        lakeRead_ = hint("On this step the face reader reads the top cards in view (its models load the first time, "
+                         "on the vision thread).");
+        lakeRead_->setObjectName("lakeRead");
+        v->addWidget(lakeRead_);
+        lakeLoading_ = new QProgressBar;
+        lakeLoading_->setObjectName("lakeLoading");
+        lakeLoading_->setRange(0, 0);  // busy: the face reader's models are loading on the vision thread
+        lakeLoading_->setFormat("Loading the face reader...");
+        lakeLoading_->setTextVisible(true);
+        lakeLoading_->setVisible(false);
+        v->addWidget(lakeLoading_);
+        useLakeRead_ = bigButton("Use the tops read by the camera  (R)", "useLakeRead");
+        useLakeRead_->setEnabled(false);
+        v->addWidget(useLakeRead_);
         v->addStretch(1);
+        connect(useLakeRead_, &QPushButton::clicked, this, [this] {
+            if (lakeTopsRead_.isEmpty()) return;
+            tops_->setText(lakeTopsRead_.join(' '));
+            const QString err = flow_.setLakeTops(tops_->text(), kings_->value());
+            if (!err.isEmpty()) banner_->showError(err);
+            else banner_->showInfo(QString("%1 top cards from the camera: check them against the table.").arg(lakeTopsRead_.size()));
+            showStep();
+        });
         auto apply = [this] {
             const QString err = flow_.setLakeTops(tops_->text(), kings_->value());
             if (!err.isEmpty()) banner_->showError(err);
@@ -154,23 +191,48 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
     {
         auto* page = new QWidget;
         auto* v = new QVBoxLayout(page);
-        v->addWidget(hint("Count each player's cards in the lake by their backs: tap + for every card as it is sorted. "
-                          "Automatic counting from the camera needs the vision module, which is not in this build: "
-                          "the camera view shows the table, the tally is by hand."));
+        v->addWidget(hint("Lay the sorted lake cards face down under the camera: each card is told by its back and "
+                          "outlined in its owner's colour. Tap a card on the video to give it to another player; "
+                          "unknown cards (magenta, ?) must be given an owner. Or count by hand with + / -."));
+        cameraCount_ = bigButton("Camera count: off  (C)", "cameraCount");
+        cameraCount_->setCheckable(true);
+        v->addWidget(cameraCount_);
+        cameraState_ = hint("");
+        cameraState_->setObjectName("cameraState");
+        v->addWidget(cameraState_);
         backsBox_ = new QVBoxLayout;
         v->addLayout(backsBox_);
         backsTotal_ = new QLabel;
         backsTotal_->setObjectName("backsTotal");
         backsTotal_->setStyleSheet("font-size:20px;");
         v->addWidget(backsTotal_);
+        unknown_ = new QLabel;
+        unknown_->setObjectName("unknownCards");
+        unknown_->setWordWrap(true);
+        unknown_->setStyleSheet("font-size:18px; color:#ad1457;");
+        v->addWidget(unknown_);
+        selectedCard_ = new QLabel;
+        selectedCard_->setObjectName("selectedCard");
+        selectedCard_->setWordWrap(true);
+        v->addWidget(selectedCard_);
+        assignBox_ = new QHBoxLayout;
+        v->addLayout(assignBox_);
         v->addStretch(1);
+        connect(cameraCount_, &QPushButton::toggled, this, [this](bool on) {
+            flow_.setCameraCounting(on);
+            if (on && recognizer_) recognizer_->clearReassignments();
+            selected_point_.reset();
+            refreshCamera();
+        });
+        connect(camera_, &CameraView::framePointClicked, this, [this](QPointF p) { selectCard(p); });
         pages_->addWidget(page);
     }
     // --- Nertz left
     {
         auto* page = new QWidget;
         auto* v = new QVBoxLayout(page);
-        v->addWidget(hint("Cards left in each Nertz pile."));
+        v->addWidget(hint("Cards left in each Nertz pile: enter them with + / -. Counting a fanned Nertz pile from "
+                          "the camera is not available (the vision module has no fan counter yet): this step is manual."));
         nertzBox_ = new QVBoxLayout;
         v->addLayout(nertzBox_);
         v->addStretch(1);
@@ -263,6 +325,8 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         });
         key(QKeySequence(Qt::Key_1 + i), [this, i] { choose(i); });
     }
+    key(QKeySequence(Qt::Key_C), [this] { if (flow_.step() == Step::Backs) cameraCount_->toggle(); });
+    key(QKeySequence(Qt::Key_R), [this] { if (flow_.step() == Step::Lake && useLakeRead_->isEnabled()) useLakeRead_->click(); });
     key(QKeySequence(Qt::Key_0), [this] { if (flow_.step() == Step::Called) flow_.setCaller(std::nullopt); });
     for (auto k : {Qt::Key_Plus, Qt::Key_Equal, Qt::Key_Right}) key(QKeySequence(k), [this] { adjustSelected(1); });
     key(QKeySequence(Qt::SHIFT | Qt::Key_Plus), [this] { adjustSelected(1); });
@@ -293,6 +357,13 @@ void HandScreen::rebuild() {
     clearBox(callerBox_);
     clearBox(backsBox_);
     clearBox(nertzBox_);
+    while (auto* item = assignBox_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    assignButtons_.clear();
+    selected_point_.reset();
+    tally_ = {};
     falseCallButtons_.clear();
     callerButtons_.clear();
     lakeCounters_.clear();
@@ -340,6 +411,12 @@ void HandScreen::rebuild() {
         connect(nc, &Counter::adjust, this, [this, i](int d) { selected_ = i; flow_.adjustNertzLeft(i, d); });
         nertzBox_->addWidget(nc);
         nertzCounters_.push_back(nc);
+        auto* as = bigButton("It is " + names[i] + "'s", QString("assign_%1").arg(i));
+        as->setFocusPolicy(Qt::NoFocus);
+        if (!colour.isEmpty()) as->setStyleSheet(QString("QPushButton{border-left:14px solid %1;}").arg(colour));
+        connect(as, &QPushButton::clicked, this, [this, i] { assignSelected(i); });
+        assignBox_->addWidget(as);
+        assignButtons_.push_back(as);
     }
     falseCallBox_->addWidget(fcWidget);
     showStep();
@@ -352,6 +429,21 @@ void HandScreen::showStep() {
     back_->setEnabled(step != Step::Playing);
     next_->setVisible(step != Step::Playing && step != Step::Confirm);
     next_->setText(step == Step::Lake && tops_->text().trimmed().isEmpty() ? "Skip  (Enter)" : "Next  (Enter)");
+    if (step == Step::Playing) autoCountOffered_ = false;
+    // Every seat's back is enrolled: the camera count starts by itself (once a hand; C turns it off).
+    if (step == Step::Backs && !autoCountOffered_ && recognizer_ && flow_.hasGame() && flow_.lakeTotal() == 0 &&
+        !flow_.cameraCounting()) {
+        autoCountOffered_ = true;
+        bool all = !flow_.seatDecks().empty();
+        for (const auto& d : flow_.seatDecks()) all = all && d && !d->backSignature.empty();
+        if (all) flow_.setCameraCounting(true);
+    }
+    if (step == Step::Backs && cameraCount_->isChecked() != flow_.cameraCounting()) {
+        cameraCount_->blockSignals(true);
+        cameraCount_->setChecked(flow_.cameraCounting());
+        cameraCount_->blockSignals(false);
+    }
+    lakeLoading_->setVisible(step == Step::Lake && recognizer_ && !recognizer_->detectorLoaded() && lakeTopsRead_.isEmpty());
     if (step == Step::Lake) tops_->setFocus();
     else setFocus();
     if (step == Step::Confirm) {
@@ -396,6 +488,7 @@ void HandScreen::refreshCounts() {
         nertzCounters_[i]->setNote(QString("of %1").arg(flow_.pileSize(i)) + (flow_.caller() == i ? " · called" : ""));
         nertzCounters_[i]->setSelected(i == selected_ && flow_.step() == Step::NertzLeft);
     }
+    refreshCamera();
     backsTotal_->setText(expected ? QString("Counted %1 of %2 lake cards").arg(flow_.lakeTotal()).arg(*expected)
                                   : QString("Counted %1 lake cards").arg(flow_.lakeTotal()));
     if (flow_.step() == Step::Review || flow_.step() == Step::Confirm) {
@@ -464,6 +557,88 @@ void HandScreen::adjustSelected(int delta) {
     if (selected_ >= flow_.sideCount()) return;
     if (flow_.step() == Step::Backs) flow_.adjustLake(selected_, delta);
     else if (flow_.step() == Step::NertzLeft) flow_.adjustNertzLeft(selected_, delta);
+}
+
+void HandScreen::showTally(const BackTally& tally) {
+    tally_ = tally;
+    if (flow_.step() != Step::Backs || !flow_.cameraCounting()) return refreshCamera();
+    flow_.applyCameraCount(tally.perSide, tally.unknown);
+}
+
+void HandScreen::showLakeReading(const LakeReading& reading) {
+    if (flow_.step() != Step::Lake) return;
+    lakeLoading_->setVisible(false);
+    lakeTopsRead_ = reading.tops;
+    useLakeRead_->setEnabled(!reading.tops.isEmpty());
+    lakeRead_->setText(reading.tops.isEmpty() ? "Camera: " + reading.problem
+                                               : QString("Camera reads %1 top card%2: %3%4")
+                                                     .arg(reading.tops.size())
+                                                     .arg(reading.tops.size() == 1 ? "" : "s")
+                                                     .arg(reading.tops.join(' '))
+                                                     .arg(reading.problem.isEmpty() ? "" : "  (" + reading.problem + ")"));
+}
+
+bool HandScreen::selectCard(QPointF framePoint) {
+    if (flow_.step() != Step::Backs || !flow_.cameraCounting()) return false;
+    for (const auto& c : tally_.cards)
+        if (c.contains(framePoint)) {
+            selected_point_ = c.centre();
+            refreshCamera();
+            return true;
+        }
+    selected_point_.reset();
+    refreshCamera();
+    return false;
+}
+
+void HandScreen::assignSelected(int side) {
+    if (!selected_point_ || !recognizer_) return;
+    recognizer_->reassign(*selected_point_, side);
+    banner_->showInfo(QString("The card goes to %1 (from the next frame on).").arg(flow_.sideNames().value(side)));
+    selected_point_.reset();
+    refreshCamera();
+}
+
+void HandScreen::refreshCamera() {
+    const bool live = flow_.cameraCounting();
+    cameraCount_->setText(live ? "Camera count: on, live  (C: hold it)" : "Camera count: off  (C: count from the camera)");
+    QString state;
+    if (!flow_.cameraNote().isEmpty()) state = flow_.cameraNote();
+    else if (live && !recognizer_) state = "No recognition in this window.";
+    else if (live) {
+        int enrolled = 0;
+        for (const auto& d : flow_.seatDecks()) enrolled += d && !d->backSignature.empty();
+        state = QString("Counting from the camera: %1 cards on the last frame (%2 ms). %3 of %4 seats have an enrolled back.")
+                    .arg(tally_.total())
+                    .arg(tally_.ms, 0, 'f', 0)
+                    .arg(enrolled)
+                    .arg(flow_.sideCount());
+        if (enrolled < flow_.sideCount())
+            state += " Cards of a seat without one come out unknown: enrol its deck on the Decks screen, or tap to assign.";
+    }
+    cameraState_->setText(state);
+    const int unknown = flow_.unknownCards();
+    unknown_->setText(unknown > 0 ? QString("%1 unknown card%2 (magenta, ?): tap each on the video and choose its owner.")
+                                        .arg(unknown)
+                                        .arg(unknown == 1 ? "" : "s")
+                                  : QString());
+    QString sel;
+    if (selected_point_) {
+        QString owner = "unknown";
+        for (const auto& c : tally_.cards)
+            if (c.contains(*selected_point_)) owner = c.side >= 0 ? flow_.sideNames().value(c.side) : "unknown";
+        sel = QString("Card at (%1, %2) selected, now: %3. Whose is it?")
+                  .arg(int(selected_point_->x()))
+                  .arg(int(selected_point_->y()))
+                  .arg(owner);
+    }
+    selectedCard_->setText(sel);
+    std::optional<std::array<QPointF, 4>> highlight;
+    if (selected_point_)
+        for (const auto& c : tally_.cards)
+            if (c.contains(*selected_point_)) highlight = c.quad;
+    camera_->setHighlight(highlight);
+    for (auto* b : assignButtons_) b->setVisible(selected_point_.has_value() && live);
 }
 
 void HandScreen::tick() {

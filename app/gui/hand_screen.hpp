@@ -7,16 +7,19 @@
 #include <vector>
 
 #include "hand_flow.hpp"
+#include "recognition.hpp"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QStackedWidget;
 class QTableWidget;
 class QTimer;
 class QVBoxLayout;
+class QHBoxLayout;
 
 namespace nertz::gui {
 class Banner;
@@ -32,6 +35,14 @@ public:
     void setColours(const QMap<QString, QString>& colours);
     // Keyboard help for the README and the on-screen hint line.
     static QString shortcutHelp();
+    // The camera recognition this screen shows and corrects (reassignments go to it).
+    void setRecognizer(std::shared_ptr<RecognitionAnalyzer> recognizer) { recognizer_ = std::move(recognizer); }
+    // Results of the analysis of the latest frame (from MainWindow, GUI thread).
+    void showTally(const BackTally& tally);
+    void showLakeReading(const LakeReading& reading);
+    const BackTally& lastTally() const { return tally_; }
+    // Selects the counted card at `framePoint` (as a tap on the video does); false when none is there.
+    bool selectCard(QPointF framePoint);
 
 private:
     void rebuild();       // a new game: per-side rows
@@ -41,6 +52,8 @@ private:
     void choose(int index);  // digit keys: a side on the current step
     void adjustSelected(int delta);
     void tick();
+    void assignSelected(int side);
+    void refreshCamera();
 
     HandFlow& flow_;
     QMap<QString, QString> colours_;
@@ -71,6 +84,21 @@ private:
     QVBoxLayout* nertzBox_;
     std::vector<Counter*> lakeCounters_, nertzCounters_;
     QLabel* backsTotal_;
+    QPushButton* cameraCount_;
+    QLabel* cameraState_;
+    QLabel* unknown_;
+    QLabel* selectedCard_;
+    QHBoxLayout* assignBox_;
+    std::vector<QPushButton*> assignButtons_;
+    std::shared_ptr<RecognitionAnalyzer> recognizer_;
+    BackTally tally_;
+    std::optional<QPointF> selected_point_;
+    bool autoCountOffered_ = false;  // the camera count started by itself once this hand
+    // lake read from the camera
+    QLabel* lakeRead_;
+    QPushButton* useLakeRead_;
+    QProgressBar* lakeLoading_;
+    QStringList lakeTopsRead_;
     // review
     QTableWidget* breakdown_;
     QLabel* checksum_;

@@ -62,6 +62,57 @@ std::int64_t LeagueService::addDeck(const QString& owner, const QString& name, c
     return id;
 }
 
+void LeagueService::addAudit(std::int64_t gameId, int handNumber, const QString& who, const QString& action,
+                             const QString& reason) {
+    db::AuditEntry e;
+    e.at = db::utcNow();
+    e.who = who.toStdString();
+    e.action = action.toStdString();
+    e.handNumber = handNumber;
+    e.reason = reason.toStdString();
+    db::GameRepo(*db_).addAudit(gameId, e);
+    emit changed();
+}
+
+void LeagueService::setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature, const QString& colour) {
+    std::optional<std::string> c;
+    if (!colour.trimmed().isEmpty()) c = s(colour);
+    db::PlayerRepo(*db_).setDeckBack(deckId, backSignature, c);
+    emit changed();
+}
+
+std::vector<std::optional<db::Deck>> LeagueService::seatDecks(std::int64_t gameId) {
+    std::vector<std::optional<db::Deck>> out;
+    db::PlayerRepo players(*db_);
+    for (const auto& id : db::GameRepo(*db_).seatDecks(gameId)) {
+        if (id) out.push_back(players.deck(*id));
+        else out.push_back(std::nullopt);
+    }
+    return out;
+}
+
+QMap<QString, QString> LeagueService::seatColours(std::int64_t gameId) {
+    const auto game = loadGame(gameId);
+    const auto seats = seatDecks(gameId);
+    const auto all = decks();
+    QMap<QString, QString> colours;
+    for (std::size_t i = 0; i < game.game.sides().size(); ++i) {
+        const auto& side = game.game.sides()[i];
+        const QString name = QString::fromStdString(side.name);
+        if (i < seats.size() && seats[i]) {
+            if (seats[i]->colour) colours[name] = QString::fromStdString(*seats[i]->colour);
+            continue;
+        }
+        const std::string owner = side.members.empty() ? side.name : side.members.front();
+        for (const auto& d : all)
+            if (d.owner == owner && d.colour) {
+                colours[name] = QString::fromStdString(*d.colour);
+                break;
+            }
+    }
+    return colours;
+}
+
 std::int64_t LeagueService::createGame(const db::NewGame& game) {
     const auto id = db::GameRepo(*db_).create(game);
     emit changed();
@@ -146,7 +197,8 @@ bool LeagueService::seedExample() {
     games.record(g, {hand(10, 6, 21, 0, 13, 2, 1), hand(17, 0, 16, 2, 9, 8, 0), hand(12, 4, 23, 0, 11, 5, 1),
                      hand(9, 5, 14, 3, 25, 0, 2), hand(20, 0, 18, 1, 10, 4, 0)},
                  {db::HandMeta{"Bo", std::string("Cy"), {}, {}}});
-    g.date = "2024-05-16";  // a game in progress
+    g.date = "2024-05-16";  // a game in progress, with a deck per seat
+    for (const auto& d : repo.decks()) g.seatDecks.push_back(d.id);  // Ann, Bo, Cy (name order)
     games.record(g, {hand(16, 0, 11, 3, 12, 5, 0), hand(13, 4, 19, 0, 10, 6, 1)},
                  {db::HandMeta{"Cy", std::string("Ann"), {}, {}}});
     tx.commit();

@@ -2,6 +2,7 @@
 // intents and listen to changed(); every call is a db transaction, errors are exceptions with a
 // message for the user (db::DbInputError / scoring::InputError) and never leave partial data.
 #pragma once
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -35,6 +36,12 @@ public:
     std::vector<db::Deck> decks();
     std::int64_t addDeck(const QString& owner, const QString& name, const QString& colour,
                          std::vector<std::uint8_t> backSignature = {});
+    // Stores a deck's enrolled back signature and its overlay colour (empty colour: kept).
+    void setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature, const QString& colour = {});
+    // The deck each seat of a game plays with (nullopt where none was chosen).
+    std::vector<std::optional<db::Deck>> seatDecks(std::int64_t gameId);
+    // Seat -> overlay colour: the seat's deck, else (older games) the first member's first deck.
+    QMap<QString, QString> seatColours(std::int64_t gameId);
 
     std::int64_t createGame(const db::NewGame& game);
     db::StoredGame loadGame(std::int64_t gameId);
@@ -44,6 +51,7 @@ public:
                   const QString& reason);
     void deleteHand(std::int64_t gameId, int number, const QString& who, const QString& reason);
     std::vector<db::AuditEntry> audit(std::int64_t gameId);
+    void addAudit(std::int64_t gameId, int handNumber, const QString& who, const QString& action, const QString& reason);
 
     std::vector<db::StandingRow> standings(std::int64_t leagueId, std::optional<std::int64_t> seasonId = {});
     db::PlayerStats playerStats(const QString& player);

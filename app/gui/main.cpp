@@ -100,7 +100,14 @@ int main(int argc, char** argv) {
         return fail(QString("cannot open the league database %1: %2").arg(dbPath, e.what()), interactive);
     }
     if (!screenshot) QSettings().setValue("db/last", dbPath);
-    if (screenshot && !parser.isSet(dbOpt)) service->seedExample();
+    if (screenshot && !parser.isSet(dbOpt) && service->seedExample()) {
+        // the example decks get the demo clip's backs (red: Ann's, blue: Bo's) for the back-count screen
+        const DemoClipFrames clip = renderDemoClip(demoClipPlan().enrolEnd[1]);
+        for (const auto& d : service->decks()) {
+            const int deck = d.owner == "Bo" ? 0 : d.owner == "Ann" ? 1 : -1;
+            if (deck >= 0) service->setDeckBack(d.id, demoBackSignature(clip, deck));
+        }
+    }
 
     app.setStyleSheet(appStyleSheet());
     MainWindow window(*service);

@@ -7,6 +7,9 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMessageBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -19,13 +22,17 @@
 #include "camera_screen.hpp"
 #include "camera_view.hpp"
 #include "decks_screen.hpp"
+#include "demo_clip.hpp"
 #include "frame_source.hpp"
 #include "hand_flow.hpp"
 #include "hand_screen.hpp"
 #include "league_service.hpp"
+#include "nertz/db/ratings.hpp"
 #include "leagues_screen.hpp"
 #include "new_game_screen.hpp"
 #include "player_screen.hpp"
+#include "recognition.hpp"
+#include "long_task.hpp"
 #include "players_screen.hpp"
 #include "review_screen.hpp"
 #include "standings_screen.hpp"
@@ -35,7 +42,10 @@ namespace nertz::gui {
 
 MainWindow::MainWindow(LeagueService& service, QWidget* parent)
     : QMainWindow(parent), service_(service), flow_(std::make_unique<HandFlow>(service)),
-      worker_(std::make_unique<VisionWorker>()) {
+      recognizer_(std::make_shared<RecognitionAnalyzer>()), worker_(std::make_unique<VisionWorker>()) {
+    // Nothing of the vision module loads here: the analyzer is cheap until a step needs it, and the
+    // face reader's models load on the worker thread the first time the lake step runs.
+    worker_->setAnalyzer(recognizer_);
     setWindowTitle("nertzref — " + service.path());
     auto* central = new QWidget;
     auto* row = new QHBoxLayout(central);
@@ -79,7 +89,11 @@ MainWindow::MainWindow(LeagueService& service, QWidget* parent)
         if (row == static_cast<int>(Page::Hand)) hand_->setFocus();
     });
     views_ = {hand_->cameraView(), decks_->cameraView(), camera_->cameraView()};
-    for (auto* v : views_) v->setNote("Recognition: vision module not in this build — count by hand");
+    hand_->cameraView()->setNote("Recognition runs on the lake-tops and back-count steps");
+    decks_->cameraView()->setNote("Enrolment: hold one card back flat under the camera");
+    camera_->cameraView()->setNote("Frames only here (recognition runs on the Hand and Decks screens)");
+    hand_->setRecognizer(recognizer_);
+    decks_->setRecognizer(recognizer_);
 
     status_ = new QLabel;
     statusBar()->addWidget(status_, 1);
@@ -98,14 +112,22 @@ MainWindow::MainWindow(LeagueService& service, QWidget* parent)
     connect(example, &QAction::triggered, this, [this] {
         status_->setText(service_.seedExample() ? "Example league loaded." : "The example league only goes into an empty database.");
     });
+    file->addSeparator();
+    file->addAction("&Import a league (JSON export)...", this, &MainWindow::importLeague);
+    file->addAction("&Export a league as JSON...", this, &MainWindow::exportLeague);
+    file->addAction("&Recompute ratings of a league", this, &MainWindow::recomputeRatings);
+    file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
     connect(worker_.get(), &VisionWorker::frameProcessed, this, &MainWindow::onFrame);
-    connect(newGame_, &NewGameScreen::gameChosen, this, [this](qint64 id, const QMap<QString, QString>& colours) {
-        hand_->setColours(colours);
-        flow_->openGame(id);
+    connect(newGame_, &NewGameScreen::gameChosen, this, [this](qint64 id, const QMap<QString, QString>&) {
+        openGame(id);
         showPage(Page::Hand);
     });
+    connect(nav_, &QListWidget::currentRowChanged, this, &MainWindow::updateRecognition);
+    connect(flow_.get(), &HandFlow::stepChanged, this, &MainWindow::updateRecognition);
+    connect(flow_.get(), &HandFlow::gameChanged, this, &MainWindow::updateSeats);
+    connect(&service_, &LeagueService::changed, this, &MainWindow::updateSeats);
     connect(camera_, &CameraScreen::sourceRequested, this, [this](const SourceSpec& s) { setSource(s, true); });
     nav_->setCurrentRow(0);
     resize(1280, 800);
@@ -130,17 +152,26 @@ bool MainWindow::setSource(const SourceSpec& spec, bool remember) {
         onSourceFailed(error);
         return false;
     }
-    source_ = std::move(source);
-    connect(source_.get(), &FrameSource::frameReady, worker_.get(), &VisionWorker::submit);
-    connect(source_.get(), &FrameSource::failed, this, &MainWindow::onSourceFailed);
-    for (auto* v : views_) v->setSource(source_->description());
-    camera_->setCurrent(source_->description());
-    status_->setText(QString("Database: %1   ·   Source: %2").arg(service_.path(), source_->description()));
     if (remember) {
         QSettings settings;
         settings.setValue("source/spec", spec.toString());
         settings.setValue("source/resolution", spec.resolution);
     }
+    return adoptSource(std::move(source));
+}
+
+bool MainWindow::adoptSource(std::unique_ptr<FrameSource> source) {
+    if (source_) source_->stop();
+    source_ = std::move(source);
+    connect(source_.get(), &FrameSource::frameReady, worker_.get(), &VisionWorker::submit);
+    connect(source_.get(), &FrameSource::failed, this, &MainWindow::onSourceFailed);
+    connect(source_.get(), &FrameSource::finished, this, [this] {
+        flow_->cameraStopped("The video ended.");
+        for (auto* v : views_) v->setLost("The video ended." + QString(flow_->step() == HandFlow::Step::Backs ? "  The count so far is kept." : ""));
+    });
+    for (auto* v : views_) v->setSource(source_->description());
+    camera_->setCurrent(source_->description());
+    status_->setText(QString("Database: %1   ·   Source: %2").arg(service_.path(), source_->description()));
     source_->start();
     return source_ && source_->isRunning();
 }
@@ -148,13 +179,137 @@ bool MainWindow::setSource(const SourceSpec& spec, bool remember) {
 void MainWindow::onFrame(const FrameReport& report) {
     for (auto* v : views_)
         if (v->isVisible() || framesShown_ == 0) v->showReport(report);
+    if (report.result.canConvert<BackTally>()) {
+        BackTally t = report.result.value<BackTally>();
+        t.seq = report.seq;
+        hand_->showTally(t);
+    } else if (report.result.canConvert<EnrolReading>()) {
+        decks_->showEnrolReading(report.result.value<EnrolReading>());
+    } else if (report.result.canConvert<LakeReading>()) {
+        hand_->showLakeReading(report.result.value<LakeReading>());
+    }
     if (framesShown_++ == 0) emit firstFrameShown();
 }
 
 void MainWindow::onSourceFailed(const QString& message) {
+    flow_->cameraStopped(message);
     const QString text = message + (flow_->step() != HandFlow::Step::Playing ? "  The count so far is kept." : "");
     for (auto* v : views_) v->setLost(text);
     status_->setText("Source problem: " + text);
+}
+
+void MainWindow::openGame(std::int64_t gameId) {
+    hand_->setColours(service_.seatColours(gameId));
+    flow_->openGame(gameId);
+}
+
+void MainWindow::updateRecognition() {
+    using Mode = RecognitionAnalyzer::Mode;
+    Mode mode = Mode::Off;
+    const int page = nav_->currentRow();
+    if (page == static_cast<int>(Page::Decks)) mode = Mode::Enrol;
+    else if (page == static_cast<int>(Page::Hand) && flow_->step() == HandFlow::Step::Backs) mode = Mode::Count;
+    else if (page == static_cast<int>(Page::Hand) && flow_->step() == HandFlow::Step::Lake) mode = Mode::Lake;
+    recognizer_->setMode(mode);
+}
+
+void MainWindow::updateSeats() {
+    if (!flow_->hasGame()) return;
+    std::vector<SeatBack> seats;
+    const QStringList names = flow_->sideNames();
+    QMap<QString, QString> colours;
+    std::vector<std::optional<db::Deck>> decks;
+    try {
+        colours = service_.seatColours(flow_->gameId());
+        decks = service_.seatDecks(flow_->gameId());
+    } catch (const std::exception& e) {
+        status_->setText(QString("Could not read the seats' decks: ") + e.what());
+    }
+    for (int i = 0; i < names.size(); ++i) {
+        SeatBack b;
+        b.name = names[i];
+        b.colour = QColor(colours.value(names[i], "#90a4ae"));
+        if (i < static_cast<int>(decks.size()) && decks[i]) b.signature = decks[i]->backSignature;
+        seats.push_back(b);
+    }
+    const QStringList problems = recognizer_->setSeats(seats);
+    if (!problems.isEmpty()) status_->setText(problems.join("  "));
+}
+
+namespace {
+// The league to act on: the only one, else asked for.
+std::optional<db::League> pickLeague(QWidget* parent, LeagueService& service, const QString& what) {
+    const auto leagues = service.leagues();
+    if (leagues.empty()) return std::nullopt;
+    if (leagues.size() == 1) return leagues.front();
+    QStringList names;
+    for (const auto& l : leagues) names << QString::fromStdString(l.name);
+    bool ok = false;
+    const QString name = QInputDialog::getItem(parent, what, "League", names, 0, false, &ok);
+    if (!ok) return std::nullopt;
+    return leagues[names.indexOf(name)];
+}
+}  // namespace
+
+bool MainWindow::importLeagueFile(const QString& f, QString* message) {
+    const QString db = service_.path();
+    QString out;
+    const QString error = runWithProgress(this, "Importing " + QFileInfo(f).fileName() + "...", [&](const Progress&) {
+        out = runCli({"--db", db, "import", f});
+    });
+    if (message) *message = error.isEmpty() ? out : error;
+    if (error.isEmpty()) emit service_.changed();
+    return error.isEmpty();
+}
+
+bool MainWindow::exportLeagueFile(const QString& league, const QString& f, QString* message) {
+    const QString db = service_.path();
+    const QString error = runWithProgress(this, "Exporting " + league + "...", [&](const Progress&) {
+        runCli({"--db", db, "export", "--league", league, "--format", "json", "--out", f});
+    });
+    if (message) *message = error.isEmpty() ? "Exported to " + f : error;
+    return error.isEmpty();
+}
+
+void MainWindow::importLeague() {
+    const QString f = QFileDialog::getOpenFileName(this, "Import a league", QString(), "League export (*.json);;All files (*)");
+    if (f.isEmpty()) return;
+    QString message;
+    if (!importLeagueFile(f, &message)) {
+        QMessageBox::warning(this, "Import failed", "The league was not imported (nothing was changed):\n" + message);
+        return;
+    }
+    status_->setText(message);
+}
+
+void MainWindow::exportLeague() {
+    const auto league = pickLeague(this, service_, "Export a league");
+    if (!league) return status_->setText("There is no league to export.");
+    const QString name = QString::fromStdString(league->name);
+    const QString f = QFileDialog::getSaveFileName(this, "Export a league", name + ".json", "League export (*.json)");
+    if (f.isEmpty()) return;
+    QString message;
+    if (!exportLeagueFile(name, f, &message)) return (void)QMessageBox::warning(this, "Export failed", message);
+    status_->setText(message);
+}
+
+bool MainWindow::recomputeLeagueRatings(std::int64_t leagueId, QString* message) {
+    const std::string path = service_.path().toStdString();
+    const QString error = runWithProgress(this, "Recomputing the ratings...", [&](const Progress&) {
+        db::Database own(path);  // its own connection, on the job's thread
+        db::RatingRepo(own).recomputeAll(leagueId);
+    });
+    if (message) *message = error.isEmpty() ? QString("Ratings recomputed.") : error;
+    if (error.isEmpty()) emit service_.changed();
+    return error.isEmpty();
+}
+
+void MainWindow::recomputeRatings() {
+    const auto league = pickLeague(this, service_, "Recompute ratings");
+    if (!league) return status_->setText("There is no league.");
+    QString message;
+    if (!recomputeLeagueRatings(league->id, &message)) return (void)QMessageBox::warning(this, "Recompute failed", message);
+    status_->setText("Ratings of " + QString::fromStdString(league->name) + " recomputed.");
 }
 
 void MainWindow::openLatestGame() {
@@ -163,21 +318,7 @@ void MainWindow::openLatestGame() {
         for (const auto& league : service_.leagues())
             for (auto id : service_.gameIds(league.id))
                 if (id > best && !service_.loadGame(id).game.outcome().over) best = id;
-        if (best > 0) {
-            const auto decks = service_.decks();
-            const auto game = service_.loadGame(best);
-            QMap<QString, QString> colours;
-            for (const auto& s : game.game.sides()) {
-                const std::string owner = s.members.empty() ? s.name : s.members.front();
-                for (const auto& d : decks)
-                    if (d.owner == owner && d.colour) {
-                        colours[QString::fromStdString(s.name)] = QString::fromStdString(*d.colour);
-                        break;
-                    }
-            }
-            hand_->setColours(colours);
-            flow_->openGame(best);
-        }
+        if (best > 0) openGame(best);
     } catch (const std::exception& e) {
         status_->setText(QString("Could not open the last game: ") + e.what());
     }
@@ -206,11 +347,22 @@ bool MainWindow::renderScreens(const QString& dir, QString* error) {
     QElapsedTimer wait;
     wait.start();
     while (!hasShownFrame() && wait.elapsed() < 3000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    // Frames of the demo clip fed straight to the worker, so the recognition screens show their work.
+    if (source_) source_->stop();
+    const DemoClipFrames clip = renderDemoClip();
+    const DemoClipPlan plan = demoClipPlan();
+    auto feed = [&](int frame) {
+        for (int i = 0; i < 4; ++i) {
+            worker_->submit(clip.frames.at(frame));
+            settle(150);
+        }
+    };
     struct Item { Page page; QString name; };
     const Item items[] = {{Page::Leagues, "01-leagues"}, {Page::Players, "02-players"}, {Page::Decks, "03-decks"},
                           {Page::NewGame, "04-new-game"}};
     for (const auto& it : items) {
         showPage(it.page);
+        if (it.page == Page::Decks) feed(plan.enrolFirst[1] + 5);
         if (!shot(it.name)) return false;
     }
     showPage(Page::Hand);
@@ -222,11 +374,12 @@ bool MainWindow::renderScreens(const QString& dir, QString* error) {
         flow_->startScoring();
         flow_->setCaller(0);
         flow_->goTo(HandFlow::Step::Lake);
-        flow_->setLakeTops("7H KS 5C 9D 3S", 0);
+        flow_->setLakeTops("7H 5S 2D", 0);  // 14 cards: the demo clip's sort
         flow_->goTo(HandFlow::Step::Backs);
-        const int counts[] = {14, 11, 12, 10};
-        for (int i = 0; i < flow_->sideCount(); ++i) flow_->setLake(i, counts[i % 4]);
+        flow_->setCameraCounting(true);
+        feed(plan.holdFirst + 2);
         if (!shot("06-hand-back-count")) return false;
+        flow_->setCameraCounting(false);
         flow_->goTo(HandFlow::Step::NertzLeft);
         for (int i = 1; i < flow_->sideCount(); ++i) flow_->setNertzLeft(i, 2 + i);
         if (!shot("07-hand-nertz-left")) return false;

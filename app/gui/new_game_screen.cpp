@@ -9,7 +9,12 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+
 #include "league_service.hpp"
+#include "nertz/io/json.hpp"
 #include "nertz/scoring/rules.hpp"
 #include "widgets.hpp"
 
@@ -45,7 +50,15 @@ NewGameScreen::NewGameScreen(LeagueService& service, QWidget* parent) : QWidget(
     teamSize_->setRange(1, 4);
     form->addRow("League", league_);
     form->addRow("Season", season_);
-    form->addRow("Rules", preset_);
+    auto* rulesRow = new QHBoxLayout;
+    rulesRow->addWidget(preset_, 1);
+    auto* loadRules = bigButton("From a file...", "loadRules");
+    rulesRow->addWidget(loadRules);
+    form->addRow("Rules", rulesRow);
+    connect(loadRules, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, "A custom rule set", QString(), "Rule set (*.json);;All files (*)");
+        if (!f.isEmpty()) loadRulesFile(f);
+    });
     form->addRow("Game to", target_);
     form->addRow("Players per side", teamSize_);
     players_ = new QListWidget;
@@ -62,7 +75,8 @@ NewGameScreen::NewGameScreen(LeagueService& service, QWidget* parent) : QWidget(
     seats_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     seats_->verticalHeader()->setDefaultSectionSize(46);
     right->addWidget(seats_, 1);
-    auto* note = new QLabel("The deck per seat colours the counters and overlays; the league database does not store it yet.");
+    auto* note = new QLabel("The deck per seat is stored with the game: its back attributes the lake cards in the back count, "
+                            "its colour marks the seat's counters and outlines.");
     note->setWordWrap(true);
     note->setProperty("hint", true);
     right->addWidget(note);
@@ -81,7 +95,8 @@ NewGameScreen::NewGameScreen(LeagueService& service, QWidget* parent) : QWidget(
     v->addLayout(cont);
 
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] {
-        const auto r = sc::preset(preset_->currentData().toString().toStdString());
+        if (preset_->currentIndex() < 0) return;
+        const auto r = chosenRules();
         target_->setValue(r.target);
         teamSize_->setRange(r.minTeamSize, r.maxTeamSize);
         teamSize_->setValue(r.minTeamSize);
@@ -116,19 +131,9 @@ NewGameScreen::NewGameScreen(LeagueService& service, QWidget* parent) : QWidget(
     connect(start, &QPushButton::clicked, this, &NewGameScreen::start);
     connect(go, &QPushButton::clicked, this, [this] {
         if (open_->currentIndex() < 0) return banner_->showError("There is no unfinished game in this league.");
-        QMap<QString, QString> colours;
         banner_->guard([&] {
-            const auto g = service_.loadGame(open_->currentData().toLongLong());
-            const auto decks = service_.decks();
-            for (const auto& s : g.game.sides()) {
-                const std::string owner = s.members.empty() ? s.name : s.members.front();
-                for (const auto& d : decks)
-                    if (d.owner == owner && d.colour) {
-                        colours[QString::fromStdString(s.name)] = QString::fromStdString(*d.colour);
-                        break;
-                    }
-            }
-            emit gameChosen(open_->currentData().toLongLong(), colours);
+            const qint64 id = open_->currentData().toLongLong();
+            emit gameChosen(id, service_.seatColours(id));
         });
     });
     connect(&service_, &LeagueService::changed, this, &NewGameScreen::refresh);
@@ -163,7 +168,7 @@ void NewGameScreen::refresh() {
 
 void NewGameScreen::rebuildSeats() {
     const int size = teamSize_->value();
-    const auto rules = sc::preset(preset_->currentData().toString().toStdString());
+    const auto rules = chosenRules();
     std::vector<db::Deck> decks;
     banner_->guard([&] { decks = service_.decks(); });
     const int sides = static_cast<int>(order_.size()) / size;
@@ -177,11 +182,14 @@ void NewGameScreen::rebuildSeats() {
         auto* deck = new QComboBox;
         deck->setObjectName(QString("seatDeck_%1").arg(i));
         int preferred = -1;
+        deck->addItem("(no deck)", static_cast<qlonglong>(0));
         for (const auto& d : decks) {
             QPixmap swatch(16, 16);
             swatch.fill(QColor(QString::fromStdString(d.colour.value_or("#90a4ae"))));
-            deck->addItem(QIcon(swatch), QString::fromStdString(d.owner + ": " + d.name),
-                          QString::fromStdString(d.colour.value_or("")));
+            deck->addItem(QIcon(swatch),
+                          QString::fromStdString(d.owner + ": " + d.name) + (d.backSignature.empty() ? " (back not enrolled)" : ""),
+                          static_cast<qlonglong>(d.id));
+            deck->setItemData(deck->count() - 1, QString::fromStdString(d.colour.value_or("")), Qt::UserRole + 1);
             if (preferred < 0 && members.contains(QString::fromStdString(d.owner))) preferred = deck->count() - 1;
         }
         if (preferred >= 0) deck->setCurrentIndex(preferred);
@@ -201,11 +209,11 @@ void NewGameScreen::start() {
     db::NewGame g;
     g.league = league_->currentText().toStdString();
     if (season_->currentIndex() > 0) g.season = season_->currentText().toStdString();
-    const std::string presetId = preset_->currentData().toString().toStdString();
-    g.rules = sc::preset(presetId);
+    g.rules = chosenRules();
     if (g.rules.target != target_->value()) {
+        const std::string base = g.rules.id;
         g.rules.target = target_->value();
-        g.rules.id = presetId + "-" + std::to_string(target_->value());
+        g.rules.id = base + "-" + std::to_string(target_->value());
     }
     QMap<QString, QString> colours;
     for (int i = 0; i < seats_->rowCount(); ++i) {
@@ -217,13 +225,47 @@ void NewGameScreen::start() {
         const int pile = static_cast<QSpinBox*>(seats_->cellWidget(i, 2))->value();
         if (pile != g.rules.pileSize) side.pileSize = pile;
         g.sides.push_back(side);
-        colours[seats_->item(i, 0)->text()] = static_cast<QComboBox*>(seats_->cellWidget(i, 1))->currentData().toString();
+        auto* deck = static_cast<QComboBox*>(seats_->cellWidget(i, 1));
+        colours[seats_->item(i, 0)->text()] = deck->currentData(Qt::UserRole + 1).toString();
+        const qlonglong deckId = deck->currentData().toLongLong();
+        g.seatDecks.push_back(deckId > 0 ? std::optional<std::int64_t>(deckId) : std::nullopt);
     }
     banner_->guard([&] {
         const auto id = service_.createGame(g);
         banner_->showInfo(QString("Game #%1 started.").arg(id));
         emit gameChosen(id, colours);
     });
+}
+
+sc::RuleSet NewGameScreen::chosenRules() const {
+    const QString id = preset_->currentData().toString();
+    if (id == "custom:" && custom_) return *custom_;
+    return sc::preset(id.toStdString());
+}
+
+bool NewGameScreen::loadRulesFile(const QString& path) {
+    try {
+        const sc::RuleSet r = io::ruleSetFromFile(path.toStdString());
+        custom_ = r;
+        const int old = preset_->findData("custom:");
+        if (old >= 0) preset_->removeItem(old);
+        preset_->addItem(QString::fromStdString("custom: " + r.id + " — " + r.name) + " (" + QFileInfo(path).fileName() + ")",
+                         QString("custom:"));
+        preset_->setCurrentIndex(preset_->count() - 1);
+        banner_->showInfo(QString("Custom rule set \"%1\" loaded from %2.").arg(QString::fromStdString(r.id), path));
+        return true;
+    } catch (const std::exception& e) {
+        auto* box = new QMessageBox(QMessageBox::Warning, "Custom rule set",
+                                    QString("%1 is not a rule set nertzref can use:\n\n%2\n\nA rule set is JSON like "
+                                            "{\"base\":\"nna\",\"id\":\"club\",\"target\":200}.")
+                                        .arg(path, QString::fromUtf8(e.what())),
+                                    QMessageBox::Ok, this);
+        box->setObjectName("rulesError");
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();  // not exec(): the window stays live
+        banner_->showError("Rule set not loaded: " + QString::fromUtf8(e.what()));
+        return false;
+    }
 }
 
 }  // namespace nertz::gui

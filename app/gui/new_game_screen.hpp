@@ -3,6 +3,9 @@
 #pragma once
 #include <QMap>
 #include <QWidget>
+#include <optional>
+
+#include "nertz/scoring/rules.hpp"
 
 class QComboBox;
 class QListWidget;
@@ -17,6 +20,9 @@ class NewGameScreen : public QWidget {
     Q_OBJECT
 public:
     explicit NewGameScreen(LeagueService& service, QWidget* parent = nullptr);
+    // Loads a custom rule set from a JSON file (as `nertzref-cli rules show --file`) and selects it;
+    // on a bad file shows an error dialog naming the problem and returns false.
+    bool loadRulesFile(const QString& path);
 public slots:
     void refresh();
 signals:
@@ -26,6 +32,8 @@ signals:
 private:
     void rebuildSeats();
     void start();
+    scoring::RuleSet chosenRules() const;
+    std::optional<scoring::RuleSet> custom_;
     LeagueService& service_;
     Banner* banner_;
     QComboBox* league_;

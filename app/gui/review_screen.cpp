@@ -68,6 +68,9 @@ ReviewScreen::ReviewScreen(LeagueService& service, HandFlow& flow, QWidget* pare
     buttons->addWidget(save);
     buttons->addStretch(1);
     buttons->addWidget(undo);
+    auto* restore = bigButton("Restore the undone hand", "reviewRestore");
+    restore->setVisible(false);
+    buttons->addWidget(restore);
     edit->addLayout(buttons);
     auto* auditBox = new QVBoxLayout;
     editBox->addLayout(auditBox, 2);
@@ -82,10 +85,21 @@ ReviewScreen::ReviewScreen(LeagueService& service, HandFlow& flow, QWidget* pare
     });
     connect(editNumber_, &QSpinBox::valueChanged, this, [this](int n) { loadEditor(n - 1); });
     connect(save, &QPushButton::clicked, this, &ReviewScreen::saveEdit);
-    connect(undo, &QPushButton::clicked, this, [this] {
+    connect(undo, &QPushButton::clicked, this, [this, undo] {
+        if (!flow_.hasGame() || flow_.game().game.hands().empty()) return banner_->showError("There is no hand to undo in this game.");
+        if (!confirmTap(undo, QString("Really delete hand %1? Tap again").arg(flow_.game().game.hands().size()))) {
+            banner_->showInfo("Tap \"Undo\" again within 5 s to delete the last hand (it can be restored afterwards).");
+            return;
+        }
         if (banner_->guard([this] { flow_.undoLastHand(editWho_->currentText()); }))
-            banner_->showInfo("The last hand was deleted (reason \"undo\").");
+            banner_->showInfo("The last hand was deleted (reason \"undo\", in the audit log). \"Restore\" puts it back.");
     });
+    connect(restore, &QPushButton::clicked, this, [this] {
+        int n = 0;
+        if (banner_->guard([&] { n = flow_.restoreUndone(editWho_->currentText()); }))
+            banner_->showInfo(QString("Hand %1 restored (audited).").arg(n));
+    });
+    connect(&flow_, &HandFlow::gameChanged, this, [this, restore] { restore->setVisible(flow_.canRestore()); });
     connect(&flow_, &HandFlow::gameChanged, this, &ReviewScreen::refresh);
     refresh();
 }

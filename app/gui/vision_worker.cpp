@@ -69,7 +69,10 @@ void VisionWorker::drain() {
                 std::lock_guard lock(analyzerMutex_);
                 analyzer = analyzer_;
             }
-            if (analyzer) report.summary = analyzer->analyze(item->first);
+            if (analyzer) {
+                report.summary = analyzer->analyze(item->first);
+                report.result = analyzer->takeResult();
+            }
             report.image = toQImage(item->first);
             report.processMs = timer.nsecsElapsed() / 1e6;
             ++processed_;

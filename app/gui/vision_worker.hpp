@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <QVariant>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -35,6 +36,7 @@ struct FrameReport {
     quint64 seq = 0;
     double processMs = 0;
     QString summary;
+    QVariant result;  // what the analyzer found (BackTally, EnrolReading, ...), empty when nothing
 };
 
 // Analyses one BGR frame on the worker thread; may draw overlays on it. Implemented against
@@ -45,6 +47,8 @@ public:
     virtual QString name() const = 0;
     // Returns a one-line summary; draws on `frame` in place.
     virtual QString analyze(cv::Mat& frame) = 0;
+    // What the last analyze() found, for the GUI thread (called right after it, same thread).
+    virtual QVariant takeResult() { return {}; }
 };
 
 class VisionWorker : public QObject {

@@ -1,3 +1,5 @@
+#include <QDateTime>
+#include <QTimer>
 #include "widgets.hpp"
 
 #include <QHBoxLayout>
@@ -69,6 +71,25 @@ void Banner::showInfo(const QString& text) {
     style()->unpolish(this);
     style()->polish(this);
     show();
+}
+
+bool confirmTap(QPushButton* button, const QString& question) {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (!button->property("plainText").isValid()) button->setProperty("plainText", button->text());
+    const qint64 armed = button->property("armedAt").toLongLong();
+    if (armed > 0 && now - armed < 5000) {
+        button->setProperty("armedAt", 0);
+        button->setText(button->property("plainText").toString());
+        return true;
+    }
+    button->setProperty("armedAt", now);
+    button->setText(question);
+    QTimer::singleShot(5000, button, [button, now] {
+        if (button->property("armedAt").toLongLong() != now) return;
+        button->setProperty("armedAt", 0);
+        button->setText(button->property("plainText").toString());
+    });
+    return false;
 }
 
 bool Banner::guard(const std::function<void()>& action) {

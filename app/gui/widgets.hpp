@@ -10,6 +10,9 @@ namespace nertz::gui {
 
 // A large, touch-friendly push button; `objectName` lets tests find it.
 QPushButton* bigButton(const QString& text, const QString& objectName, QWidget* parent = nullptr);
+// Two taps confirm a destructive action: the first tap arms `button` for 5 s (its text becomes
+// `question`) and returns false; a second tap within that time returns true.
+bool confirmTap(QPushButton* button, const QString& question);
 // A heading label for the top of a screen.
 QLabel* heading(const QString& text, QWidget* parent = nullptr);
 // The style sheet of the whole app (large fonts, big controls).

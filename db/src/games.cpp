@@ -105,8 +105,11 @@ std::int64_t GameRepo::insertGame(const NewGame& g) {
         } else {
             memberIds.push_back(players.idOf(side.name, field));
         }
-        db_.cached("INSERT INTO game_sides(game_id, seat, team_id, pile_size, total) VALUES(?, ?, ?, ?, 0)")
-            .bindAll(gameId, static_cast<int>(seat), teamId, side.pileSize)
+        std::optional<std::int64_t> deckId;
+        if (seat < g.seatDecks.size()) deckId = g.seatDecks[seat];
+        if (deckId) PlayerRepo(db_).deck(*deckId);  // DbInputError("deck") when unknown
+        db_.cached("INSERT INTO game_sides(game_id, seat, team_id, pile_size, total, deck_id) VALUES(?, ?, ?, ?, 0, ?)")
+            .bindAll(gameId, static_cast<int>(seat), teamId, side.pileSize, deckId)
             .run();
         for (std::int64_t p : memberIds) {
             db_.cached("INSERT INTO game_players(game_id, seat, player_id) VALUES(?, ?, ?)")
@@ -115,6 +118,26 @@ std::int64_t GameRepo::insertGame(const NewGame& g) {
         }
     }
     return gameId;
+}
+
+std::vector<std::optional<std::int64_t>> GameRepo::seatDecks(std::int64_t gameId) {
+    auto& st = db_.cached("SELECT deck_id FROM game_sides WHERE game_id = ? ORDER BY seat");
+    st.bind(1, gameId);
+    std::vector<std::optional<std::int64_t>> out;
+    while (st.step()) out.push_back(st.getOptInt(0));
+    st.reset();
+    if (out.empty()) throw DbInputError("game", "no game with id " + std::to_string(gameId));
+    return out;
+}
+
+void GameRepo::setSeatDeck(std::int64_t gameId, int seat, std::optional<std::int64_t> deckId) {
+    Transaction tx(db_);
+    const auto seats = seatDecks(gameId);
+    if (seat < 0 || seat >= static_cast<int>(seats.size()))
+        throw DbInputError("seat", "game " + std::to_string(gameId) + " has no seat " + std::to_string(seat));
+    if (deckId) PlayerRepo(db_).deck(*deckId);
+    db_.cached("UPDATE game_sides SET deck_id = ? WHERE game_id = ? AND seat = ?").bindAll(deckId, gameId, seat).run();
+    tx.commit();
 }
 
 std::int64_t GameRepo::create(const NewGame& game) {

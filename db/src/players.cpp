@@ -87,4 +87,28 @@ std::vector<Deck> PlayerRepo::decks(const std::optional<std::string>& owner) {
     return out;
 }
 
+Deck PlayerRepo::deck(std::int64_t id) {
+    auto& st = db_.cached(
+        "SELECT d.id, p.name, d.name, d.colour, d.back_signature FROM decks d JOIN players p ON p.id = d.owner_id "
+        "WHERE d.id = ?");
+    st.bind(1, id);
+    std::optional<Deck> out;
+    if (st.step()) out = Deck{st.getInt(0), st.getText(1), st.getText(2), st.getOptText(3), st.getBlob(4)};
+    st.reset();
+    if (!out) throw DbInputError("deck", "no deck with id " + std::to_string(id));
+    return *out;
+}
+
+void PlayerRepo::setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature,
+                             const std::optional<std::string>& colour) {
+    if (colour && colour->empty()) throw DbInputError("colour", "must not be empty");
+    Transaction tx(db_);
+    deck(deckId);  // exists?
+    std::optional<std::vector<std::uint8_t>> blob;
+    if (!backSignature.empty()) blob = backSignature;
+    db_.cached("UPDATE decks SET back_signature = ? WHERE id = ?").bindAll(blob, deckId).run();
+    if (colour) db_.cached("UPDATE decks SET colour = ? WHERE id = ?").bindAll(*colour, deckId).run();
+    tx.commit();
+}
+
 }  // namespace nertz::db

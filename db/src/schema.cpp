@@ -171,6 +171,10 @@ CREATE INDEX games_order ON games(league_id, played_on, id);
 CREATE INDEX game_players_player ON game_players(player_id, game_id);
 CREATE INDEX decks_owner ON decks(owner_id);
 )sql",
+    // ---- 4: the deck each seat plays with (attribution of lake cards by back); NULL: not chosen ----
+    R"sql(
+ALTER TABLE game_sides ADD COLUMN deck_id INTEGER REFERENCES decks(id);
+)sql",
 };
 
 }  // namespace

@@ -53,6 +53,9 @@ void expectUpgraded(const std::string& file) {
     EXPECT_EQ(g.game.totals(), (std::vector<int>{40, 10}));
     EXPECT_EQ(g.game.rules().target, 30);
     EXPECT_EQ(rawValue(file, "PRAGMA integrity_check"), "ok");
+    // Version 4: every seat of an old game has a deck column, not chosen.
+    EXPECT_EQ(db::GameRepo(d).seatDecks(1), (std::vector<std::optional<std::int64_t>>{std::nullopt, std::nullopt}));
+    EXPECT_EQ(rawValue(file, "SELECT COUNT(*) FROM pragma_table_info('game_sides') WHERE name = 'deck_id'"), "1");
 }
 
 }  // namespace
@@ -80,6 +83,23 @@ TEST(Migration, EveryOlderVersionWithDataUpgrades) {
         }
         expectUpgraded(dir.file());
     }
+}
+
+TEST(Migration, Version3FileGainsSeatDecksAndCanChooseThem) {
+    TempDir dir;
+    db::OpenOptions opt;
+    opt.targetVersion = 3;
+    {
+        db::Database d(dir.file(), opt);
+        fillVersion1(d);
+        d.exec("INSERT INTO decks(owner_id, name, colour) VALUES(1, 'Red', '#c62828')");
+        EXPECT_EQ(d.schemaVersion(), 3);
+        EXPECT_EQ(rawValue(dir.file(), "SELECT COUNT(*) FROM pragma_table_info('game_sides') WHERE name = 'deck_id'"), "0");
+    }
+    db::Database d(dir.file());
+    EXPECT_EQ(d.schemaVersion(), 4);
+    db::GameRepo(d).setSeatDeck(1, 0, 1);
+    EXPECT_EQ(db::GameRepo(d).seatDecks(1), (std::vector<std::optional<std::int64_t>>{1, std::nullopt}));
 }
 
 TEST(Migration, UpgradeIsIdempotent) {

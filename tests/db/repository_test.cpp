@@ -98,6 +98,42 @@ TEST_F(Repo, DecksKeepOwnerColourAndSignatureBytes) {
     EXPECT_EQ(decks[0].colour, "#c0392b");
 }
 
+TEST_F(Repo, DeckBackAndColourUpdateInPlace) {
+    const auto id = players.addDeck({0, "Ann", "Red", std::string("#c62828"), {}});
+    players.setDeckBack(id, {1, 2, 3}, std::string("#1565c0"));
+    db::Deck d = players.deck(id);
+    EXPECT_EQ(d.backSignature, (std::vector<std::uint8_t>{1, 2, 3}));
+    EXPECT_EQ(d.colour, std::optional<std::string>("#1565c0"));
+    players.setDeckBack(id, {9});  // colour kept when not given
+    d = players.deck(id);
+    EXPECT_EQ(d.backSignature, (std::vector<std::uint8_t>{9}));
+    EXPECT_EQ(d.colour, std::optional<std::string>("#1565c0"));
+    EXPECT_THROW(players.setDeckBack(id + 100, {1}), db::DbInputError);
+    EXPECT_THROW(players.deck(id + 100), db::DbInputError);
+    EXPECT_THROW(players.setDeckBack(id, {1}, std::string("")), db::DbInputError);
+    EXPECT_EQ(rawValue(file, "SELECT hex(back_signature) FROM decks WHERE id = " + std::to_string(id)), "09");
+}
+
+TEST_F(Repo, DeckPerSeatIsStoredWithTheGameAndCanBeChanged) {
+    const auto red = players.addDeck({0, "Ann", "Red", std::string("#c62828"), {}});
+    const auto blue = players.addDeck({0, "Bo", "Blue", std::string("#1565c0"), {}});
+    db::NewGame g = newGame({"Ann", "Bo", "Cy"});
+    g.seatDecks = {red, blue};  // the third seat has none
+    const auto id = games.create(g);
+    EXPECT_EQ(games.seatDecks(id), (std::vector<std::optional<std::int64_t>>{red, blue, std::nullopt}));
+    games.setSeatDeck(id, 2, red);
+    games.setSeatDeck(id, 0, std::nullopt);
+    EXPECT_EQ(games.seatDecks(id), (std::vector<std::optional<std::int64_t>>{std::nullopt, blue, red}));
+    EXPECT_THROW(games.setSeatDeck(id, 3, red), db::DbInputError);
+    EXPECT_THROW(games.setSeatDeck(id, 0, blue + 100), db::DbInputError);
+    EXPECT_THROW(games.seatDecks(id + 100), db::DbInputError);
+    g.seatDecks = {blue + 100};
+    EXPECT_THROW(games.create(g), db::DbInputError);  // unknown deck: nothing stored
+    EXPECT_EQ(rawValue(file, "SELECT COUNT(*) FROM games"), "1");
+    EXPECT_EQ(rawValue(file, "SELECT deck_id FROM game_sides WHERE game_id = " + std::to_string(id) + " AND seat = 1"),
+              std::to_string(blue));
+}
+
 TEST_F(Repo, LeaguesAndSeasons) {
     EXPECT_THROW(leagues.create("Club"), db::DbInputError);
     leagues.createSeason("Club", "Spring");

@@ -43,6 +43,8 @@ struct NewGame {
     scoring::RuleSet rules;
     std::vector<scoring::Side> sides;
     std::string createdAt;  // empty: now
+    // The deck each seat plays with (ids of decks), one per side or empty; nullopt: not chosen.
+    std::vector<std::optional<std::int64_t>> seatDecks;
 };
 
 struct StoredGame {
@@ -77,6 +79,10 @@ public:
     // The league's games in play order (date, then id).
     std::vector<std::int64_t> gameIds(std::int64_t leagueId);
     std::vector<AuditEntry> audit(std::int64_t gameId);
+    // The deck of each seat (one entry per side; nullopt where none was chosen).
+    std::vector<std::optional<std::int64_t>> seatDecks(std::int64_t gameId);
+    // Chooses (or clears) the deck a seat plays with; DbInputError for an unknown game, seat or deck.
+    void setSeatDeck(std::int64_t gameId, int seat, std::optional<std::int64_t> deckId);
     // Appends an audit entry as given (used by import).
     void addAudit(std::int64_t gameId, const AuditEntry& entry);
 

@@ -39,6 +39,12 @@ public:
 
     std::int64_t addDeck(const Deck& deck);
     std::vector<Deck> decks(const std::optional<std::string>& owner = std::nullopt);
+    // The deck with this id; DbInputError("deck") when there is none.
+    Deck deck(std::int64_t id);
+    // Stores a deck's back signature (opaque bytes; empty clears it) and, when given, its overlay
+    // colour; DbInputError("deck") when the deck does not exist.
+    void setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature,
+                     const std::optional<std::string>& colour = std::nullopt);
 
 private:
     Database& db_;

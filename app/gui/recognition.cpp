@@ -1,0 +1,293 @@
+#include "recognition.hpp"
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <cmath>
+#include <opencv2/imgproc.hpp>
+
+#include "nertz/vision/back_finder.hpp"
+#include "nertz/vision/back_matcher.hpp"
+#include "nertz/vision/back_signature.hpp"
+#include "nertz/vision/detector.hpp"
+#include "nertz/vision/lake_counter.hpp"
+
+namespace nertz::gui {
+
+namespace vi = nertz::vision;
+
+namespace {
+constexpr int kEnrolViews = 3;  // views merged into one signature
+
+std::array<QPointF, 4> toQuad(const vi::Quad& q) {
+    return {QPointF(q[0].x, q[0].y), QPointF(q[1].x, q[1].y), QPointF(q[2].x, q[2].y), QPointF(q[3].x, q[3].y)};
+}
+vi::Quad fromQuad(const std::array<QPointF, 4>& q) {
+    vi::Quad out;
+    for (int i = 0; i < 4; ++i) out[i] = cv::Point2f(float(q[i].x()), float(q[i].y()));
+    return out;
+}
+cv::Scalar bgr(QColor c) { return cv::Scalar(c.blue(), c.green(), c.red()); }
+}  // namespace
+
+bool TallyCard::contains(QPointF p) const { return vi::quadContains(fromQuad(quad), cv::Point2f(float(p.x()), float(p.y()))); }
+
+QPointF TallyCard::centre() const {
+    return (quad[0] + quad[1] + quad[2] + quad[3]) / 4.0;
+}
+
+void drawOutline(cv::Mat& frame, const std::array<QPointF, 4>& quad, QColor colour, const QString& label, int thickness) {
+    std::vector<cv::Point> pts;
+    for (const auto& p : quad) pts.emplace_back(int(std::lround(p.x())), int(std::lround(p.y())));
+    cv::polylines(frame, std::vector<std::vector<cv::Point>>{pts}, true, cv::Scalar(0, 0, 0), thickness + 2, cv::LINE_AA);
+    cv::polylines(frame, std::vector<std::vector<cv::Point>>{pts}, true, bgr(colour), thickness, cv::LINE_AA);
+    if (label.isEmpty()) return;
+    QPointF c = (quad[0] + quad[1] + quad[2] + quad[3]) / 4.0;
+    const std::string text = label.toStdString();
+    int base = 0;
+    const cv::Size ts = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, 0.5, 1, &base);
+    const cv::Point org(int(c.x()) - ts.width / 2, int(c.y()) + ts.height / 2);
+    cv::rectangle(frame, org + cv::Point(-3, base), org + cv::Point(ts.width + 3, -ts.height - 3), bgr(colour), cv::FILLED);
+    cv::putText(frame, text, org, cv::FONT_HERSHEY_SIMPLEX, 0.5, cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
+}
+
+struct RecognitionAnalyzer::Impl {
+    // Count
+    vi::BackMatcher matcher;
+    std::vector<int> matcherSide;  // matcher deck index -> seat
+    std::vector<SeatBack> seats;
+    struct Override {
+        QPointF at;
+        int side;
+    };
+    std::vector<Override> overrides;
+    // Enrol
+    vi::BackMatcher enrolled;
+    std::vector<vi::BackSignature> views;
+    // Lake
+    std::unique_ptr<vi::Detector> detector;
+    QString detectorError;
+};
+
+RecognitionAnalyzer::RecognitionAnalyzer() : impl_(std::make_unique<Impl>()) {
+    qRegisterMetaType<nertz::gui::BackTally>();
+    qRegisterMetaType<nertz::gui::EnrolReading>();
+    qRegisterMetaType<nertz::gui::LakeReading>();
+}
+
+RecognitionAnalyzer::~RecognitionAnalyzer() = default;
+
+void RecognitionAnalyzer::setMode(Mode mode) { mode_ = mode; }
+
+QStringList RecognitionAnalyzer::setSeats(const std::vector<SeatBack>& seats) {
+    QStringList problems;
+    vi::BackMatcher m;
+    std::vector<int> sides;
+    for (int i = 0; i < static_cast<int>(seats.size()); ++i) {
+        if (seats[i].signature.empty()) continue;
+        try {
+            m.add(seats[i].name.toStdString() + "#" + std::to_string(i), vi::BackSignature::fromBytes(seats[i].signature));
+            sides.push_back(i);
+        } catch (const std::exception& e) {
+            problems << QString("%1: the deck's back signature cannot be used (%2); enrol it again").arg(seats[i].name, e.what());
+        }
+    }
+    std::lock_guard lock(mutex_);
+    // the same seats again (a refresh): a person's reassignments stay
+    bool same = seats.size() == impl_->seats.size();
+    for (std::size_t i = 0; same && i < seats.size(); ++i)
+        same = seats[i].name == impl_->seats[i].name && seats[i].signature == impl_->seats[i].signature;
+    impl_->matcher = std::move(m);
+    impl_->matcherSide = std::move(sides);
+    impl_->seats = seats;
+    if (!same) impl_->overrides.clear();
+    return problems;
+}
+
+void RecognitionAnalyzer::setEnrolled(const std::vector<EnrolledBack>& decks) {
+    vi::BackMatcher m;
+    for (const auto& d : decks) {
+        if (d.signature.empty()) continue;
+        try {
+            m.add(d.name.toStdString(), vi::BackSignature::fromBytes(d.signature));
+        } catch (const std::exception&) {
+            // an unreadable or repeated signature: nothing to compare with
+        }
+    }
+    std::lock_guard lock(mutex_);
+    impl_->enrolled = std::move(m);
+}
+
+void RecognitionAnalyzer::reassign(QPointF framePoint, int side) {
+    std::lock_guard lock(mutex_);
+    auto& o = impl_->overrides;
+    // one choice per place: a new choice near an old one replaces it
+    o.erase(std::remove_if(o.begin(), o.end(), [&](const Impl::Override& x) {
+                return std::hypot(x.at.x() - framePoint.x(), x.at.y() - framePoint.y()) < 12;
+            }),
+            o.end());
+    if (side >= 0) o.push_back({framePoint, side});
+}
+
+void RecognitionAnalyzer::clearReassignments() {
+    std::lock_guard lock(mutex_);
+    impl_->overrides.clear();
+}
+
+void RecognitionAnalyzer::resetEnrolment() {
+    std::lock_guard lock(mutex_);
+    impl_->views.clear();
+}
+
+QVariant RecognitionAnalyzer::takeResult() {
+    std::lock_guard lock(mutex_);
+    QVariant out = std::move(result_);
+    result_ = QVariant();
+    return out;
+}
+
+QString RecognitionAnalyzer::analyze(cv::Mat& frame) {
+    ++frames_;
+    switch (mode_.load()) {
+        case Mode::Count: return count(frame);
+        case Mode::Enrol: return enrol(frame);
+        case Mode::Lake: return lake(frame);
+        case Mode::Off: break;
+    }
+    return {};
+}
+
+QString RecognitionAnalyzer::count(cv::Mat& frame) {
+    QElapsedTimer timer;
+    timer.start();
+    std::lock_guard lock(mutex_);
+    BackTally tally;
+    tally.frameSize = QSize(frame.cols, frame.rows);
+    tally.perSide.assign(impl_->seats.size(), 0);
+    std::vector<vi::CountedCard> found;
+    if (!impl_->matcher.decks().empty()) {
+        found = vi::countBacks(frame, impl_->matcher).cards;
+    } else {
+        for (const auto& c : vi::findBackCards(frame)) {
+            vi::CountedCard cc;
+            cc.quad = c.quad;
+            found.push_back(cc);
+        }
+    }
+    for (const auto& c : found) {
+        TallyCard t;
+        t.quad = toQuad(c.quad);
+        t.confidence = c.confidence;
+        if (c.deck >= 0 && c.deck < static_cast<int>(impl_->matcherSide.size())) t.side = impl_->matcherSide[c.deck];
+        for (const auto& o : impl_->overrides)
+            if (t.contains(o.at)) {
+                t.side = o.side;
+                t.reassigned = true;
+            }
+        if (t.side >= static_cast<int>(tally.perSide.size())) t.side = -1;
+        if (t.side >= 0) ++tally.perSide[t.side];
+        else ++tally.unknown;
+        tally.cards.push_back(t);
+    }
+    const int thick = std::max(3, frame.cols / 200);
+    for (const auto& t : tally.cards) {
+        if (t.side >= 0) {
+            const auto& s = impl_->seats[t.side];
+            drawOutline(frame, t.quad, s.colour.isValid() ? s.colour : QColor("#90a4ae"),
+                        t.reassigned ? s.name.left(6) + "*" : QString(), thick);
+        } else {
+            drawOutline(frame, t.quad, QColor("#ff00ff"), "?", thick + 1);
+        }
+    }
+    tally.ms = timer.nsecsElapsed() / 1e6;
+    QStringList parts;
+    for (int i = 0; i < static_cast<int>(tally.perSide.size()); ++i)
+        parts << QString("%1 %2").arg(impl_->seats[i].name).arg(tally.perSide[i]);
+    if (tally.unknown) parts << QString("unknown %1").arg(tally.unknown);
+    result_ = QVariant::fromValue(tally);
+    return QString("Back count: %1 cards (%2)").arg(tally.total()).arg(parts.join(", "));
+}
+
+QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
+    std::lock_guard lock(mutex_);
+    EnrolReading r;
+    const auto found = vi::findBackCards(frame);
+    const vi::BackCandidate* best = nullptr;
+    for (const auto& c : found)
+        if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad))) best = &c;
+    QString summary = "Enrol: hold one card back flat under the camera";
+    if (best) {
+        try {
+            vi::BackSignature sig = vi::makeBackSignature(frame, best->quad);
+            impl_->views.push_back(sig);
+            while (static_cast<int>(impl_->views.size()) > kEnrolViews) impl_->views.erase(impl_->views.begin());
+            vi::BackSignature merged;
+            for (const auto& v : impl_->views) merged.merge(v);
+            r.found = true;
+            r.signature = merged.toBytes();
+            r.views = static_cast<int>(impl_->views.size());
+            r.areaShare = vi::quadArea(best->quad) / float(frame.cols * frame.rows);
+            if (!impl_->enrolled.decks().empty()) {
+                float bestD = 1e9f;
+                for (int d = 0; d < static_cast<int>(impl_->enrolled.decks().size()); ++d) {
+                    const float dist = impl_->enrolled.distanceTo(sig.descriptors.front(), d);
+                    if (dist < bestD) {
+                        bestD = dist;
+                        r.nearest = QString::fromStdString(impl_->enrolled.decks()[d].name);
+                    }
+                }
+                r.nearestDistance = bestD;
+                for (const auto& w : impl_->enrolled.closeTo(merged)) r.warnings << QString::fromStdString(w.message);
+            }
+            drawOutline(frame, toQuad(best->quad), r.warnings.isEmpty() ? QColor("#2e7d32") : QColor("#ef6c00"), "back", 3);
+            summary = QString("Enrol: back found (%1 view%2)").arg(r.views).arg(r.views == 1 ? "" : "s");
+        } catch (const std::exception& e) {
+            summary = QString("Enrol: %1").arg(e.what());
+        }
+    }
+    result_ = QVariant::fromValue(r);
+    return summary;
+}
+
+QString RecognitionAnalyzer::lake(cv::Mat& frame) {
+    // The face reader's models load here, on the worker thread, the first time they are needed.
+    if (detectorState_ == 0) {
+        try {
+            impl_->detector = std::make_unique<vi::Detector>();
+            detectorState_ = 2;
+        } catch (const std::exception& e) {
+            impl_->detectorError = e.what();
+            detectorState_ = 1;
+        }
+    }
+    LakeReading r;
+    QString summary;
+    if (detectorState_ != 2) {
+        r.problem = "The face reader could not load its models (" + impl_->detectorError + "): type the tops by hand.";
+        summary = "Lake: face reader not available";
+    } else {
+        try {
+            const vi::Detection det = impl_->detector->detect(frame);
+            for (const auto& c : det.cards) {
+                if (!c.face) continue;
+                r.tops << QString::fromStdString(c.face->name());
+                if (c.quad) drawOutline(frame, toQuad(*c.quad), QColor("#00838f"), r.tops.back(), 2);
+                else if (!c.indices.empty()) {
+                    const auto& b = c.indices.front().box;
+                    drawOutline(frame, {QPointF(b.x, b.y), QPointF(b.x + b.width, b.y), QPointF(b.x + b.width, b.y + b.height),
+                                        QPointF(b.x, b.y + b.height)},
+                                QColor("#00838f"), r.tops.back(), 2);
+                }
+            }
+            if (r.tops.isEmpty()) r.problem = "No top card could be read in this frame: type the tops by hand, or skip the checksum.";
+            summary = QString("Lake: %1 top cards read").arg(r.tops.size());
+        } catch (const std::exception& e) {
+            r.problem = QString("The face reader failed on this frame (%1).").arg(e.what());
+            summary = "Lake: nothing read";
+        }
+    }
+    std::lock_guard lock(mutex_);
+    result_ = QVariant::fromValue(r);
+    return summary;
+}
+
+}  // namespace nertz::gui

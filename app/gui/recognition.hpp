@@ -1,0 +1,130 @@
+// RecognitionAnalyzer: the FrameAnalyzer that runs nertz::vision for the app, on the worker thread.
+// One mode at a time: Enrol (the largest card back in view -> a back signature, compared with the
+// league's enrolled decks), Count (every face-down card attributed to a seat by its deck's back,
+// outlined in the seat's colour; a person's reassignments stick to the card's place), Lake (the
+// face reader reads the face-up top cards; its models load lazily on the worker thread on first
+// use). Off: frames are only shown. Results travel in FrameReport::result.
+#pragma once
+#include <QColor>
+#include <QMetaType>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "vision_worker.hpp"
+
+namespace nertz::vision {
+class Detector;
+}
+
+namespace nertz::gui {
+
+// One card counted on a frame (corners in frame pixels).
+struct TallyCard {
+    std::array<QPointF, 4> quad;
+    int side = -1;             // seat index; -1: unknown
+    bool reassigned = false;   // a person chose the seat
+    float confidence = 0.f;
+    bool contains(QPointF p) const;
+    QPointF centre() const;
+};
+
+// The back count of one frame: cards per seat and the unknown ones.
+struct BackTally {
+    quint64 seq = 0;
+    QSize frameSize;
+    std::vector<TallyCard> cards;
+    std::vector<int> perSide;  // one per seat
+    int unknown = 0;
+    double ms = 0;
+    int total() const { return static_cast<int>(cards.size()); }
+};
+
+// What Enrol mode sees on one frame.
+struct EnrolReading {
+    quint64 seq = 0;
+    bool found = false;
+    std::vector<std::uint8_t> signature;  // the merged signature of the last views (bytes)
+    int views = 0;
+    QString nearest;        // nearest enrolled deck, empty when none is enrolled
+    float nearestDistance = 0;
+    QStringList warnings;   // "too close" warnings against enrolled decks
+    float areaShare = 0;    // the card's share of the frame
+};
+
+// What Lake mode read on one frame.
+struct LakeReading {
+    quint64 seq = 0;
+    QStringList tops;  // card names ("7H"), one per face-up card read
+    QString problem;   // models missing, nothing read, ...
+};
+
+// A seat's back to count against (signature empty: its cards come out unknown).
+struct SeatBack {
+    QString name;
+    QColor colour;
+    std::vector<std::uint8_t> signature;
+};
+
+// An enrolled deck to compare a new back with.
+struct EnrolledBack {
+    QString name;
+    std::vector<std::uint8_t> signature;
+};
+
+class RecognitionAnalyzer : public FrameAnalyzer {
+public:
+    enum class Mode { Off, Enrol, Count, Lake };
+    RecognitionAnalyzer();
+    ~RecognitionAnalyzer() override;
+
+    QString name() const override { return "nertz::vision"; }
+    QString analyze(cv::Mat& frame) override;
+    QVariant takeResult() override;
+
+    // All of these are called on the GUI thread and take effect from the next frame.
+    void setMode(Mode mode);
+    Mode mode() const { return mode_; }
+    // The seats of the hand being counted; clears the reassignments unless the seats are the same.
+    // Returns a message for each
+    // signature that cannot be read (its seat's cards come out unknown).
+    QStringList setSeats(const std::vector<SeatBack>& seats);
+    // Decks already enrolled, for the closeness check at enrolment.
+    void setEnrolled(const std::vector<EnrolledBack>& decks);
+    // The card at `framePoint` (frame pixels) belongs to `side` from now on (-1 clears it).
+    void reassign(QPointF framePoint, int side);
+    void clearReassignments();
+    // Enrol mode keeps the last few views; starts a new deck's collection.
+    void resetEnrolment();
+    quint64 framesAnalysed() const { return frames_; }
+    bool detectorLoaded() const { return detectorState_ == 2; }
+
+private:
+    QString count(cv::Mat& frame);
+    QString enrol(cv::Mat& frame);
+    QString lake(cv::Mat& frame);
+
+    mutable std::mutex mutex_;
+    std::atomic<Mode> mode_{Mode::Off};
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::atomic<quint64> frames_{0};
+    std::atomic<int> detectorState_{0};  // 0 not loaded, 1 failed, 2 loaded
+    QVariant result_;
+};
+
+// Draws a quad outline with a label on a BGR frame (used by the analyzer; exposed for tests).
+void drawOutline(cv::Mat& bgr, const std::array<QPointF, 4>& quad, QColor colour, const QString& label, int thickness);
+
+}  // namespace nertz::gui
+
+Q_DECLARE_METATYPE(nertz::gui::BackTally)
+Q_DECLARE_METATYPE(nertz::gui::EnrolReading)
+Q_DECLARE_METATYPE(nertz::gui::LakeReading)
