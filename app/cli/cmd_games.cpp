@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "league_db.hpp"
 #include "nertz/db/games.hpp"
+#include "nertz/db/players.hpp"
 #include "nertz/io/json.hpp"
 #include "rule_options.hpp"
 
@@ -129,7 +130,11 @@ void addGamesCommands(CLI::App& app, Context& ctx) {
     start->add_option("--players", *players, "players, comma separated: Ann,Bo,Cy")->delimiter(',');
     start->add_option("--teams", *teams, "teams, comma separated, members joined by '+': T1=Ann+Cy,T2=Bo+Di")
         ->delimiter(',');
-    start->callback([&ctx, stPlace, stRules, players, teams] {
+    auto decks = std::make_shared<std::vector<std::string>>();
+    start->add_option("--decks", *decks,
+                      "the deck of each seat in order, OWNER:NAME, '-' for none: Ann:Red,Bo:Blue (used to count the lake by backs)")
+        ->delimiter(',');
+    start->callback([&ctx, stPlace, stRules, players, teams, decks] {
         const sc::RuleSet rules = stRules->resolve();
         if (players->empty() == teams->empty()) throw sc::InputError("players", "give --players or --teams");
         std::vector<sc::Side> sides;
@@ -143,8 +148,26 @@ void addGamesCommands(CLI::App& app, Context& ctx) {
             for (std::string m; std::getline(ss, m, '+');) side.members.push_back(m);
             sides.push_back(std::move(side));
         }
+        if (!decks->empty() && decks->size() != sides.size()) {
+            throw sc::InputError("decks", "give one deck per seat (" + std::to_string(sides.size()) + "), '-' for none");
+        }
         auto db = openDb(ctx);
-        std::cout << db::GameRepo(*db).create(stPlace->newGame(rules, sides)) << "\n";
+        db::NewGame ng = stPlace->newGame(rules, sides);
+        db::PlayerRepo repo(*db);
+        for (std::size_t i = 0; i < decks->size(); ++i) {
+            const std::string& d = (*decks)[i];
+            const std::string field = "decks[" + std::to_string(i) + "]";
+            if (d == "-") {
+                ng.seatDecks.push_back(std::nullopt);
+                continue;
+            }
+            const auto colon = d.find(':');
+            if (colon == std::string::npos || colon == 0 || colon + 1 == d.size()) throw sc::InputError(field, "write OWNER:NAME or -");
+            const auto deck = repo.findDeck(d.substr(0, colon), d.substr(colon + 1));
+            if (!deck) throw sc::InputError(field, "no deck '" + d.substr(colon + 1) + "' of '" + d.substr(0, colon) + "'");
+            ng.seatDecks.push_back(deck->id);
+        }
+        std::cout << db::GameRepo(*db).create(ng) << "\n";
     });
 
     // game show

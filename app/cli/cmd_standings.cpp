@@ -72,7 +72,35 @@ std::string csvLine(const std::vector<std::string>& cells) {
     return out + "\n";
 }
 
-// The whole league as JSON: deterministic, and enough to rebuild it (import).
+// Back signatures travel as lower-case hex (opaque bytes from the vision module).
+std::string toHex(const std::vector<std::uint8_t>& bytes) {
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (std::uint8_t b : bytes) {
+        out += digits[b >> 4];
+        out += digits[b & 15];
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> fromHex(const std::string& text, const std::string& field) {
+    auto nibble = [&](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        throw sc::InputError(field, "not hexadecimal");
+    };
+    if (text.size() % 2) throw sc::InputError(field, "odd number of hex digits");
+    std::vector<std::uint8_t> out(text.size() / 2);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i] = static_cast<std::uint8_t>(nibble(text[2 * i]) * 16 + nibble(text[2 * i + 1]));
+    }
+    return out;
+}
+
+// The whole league as JSON: deterministic, and enough to rebuild it (import): the league, its
+// players, their decks (colour and back signature) and every game with the deck of each seat.
 io::Json exportJson(db::Database& db, std::int64_t leagueId) {
     db::LeagueRepo leagues(db);
     db::GameRepo games(db);
@@ -82,9 +110,21 @@ io::Json exportJson(db::Database& db, std::int64_t leagueId) {
     std::map<std::string, std::string> playerCreated;
     for (const auto& p : db::PlayerRepo(db).list()) playerCreated[p.name] = p.createdAt;
     std::set<std::string> used;
+    db::PlayerRepo playerRepo(db);
+    std::set<std::int64_t> usedDecks;
     io::Json gameList = io::Json::array();
     for (std::int64_t id : games.gameIds(leagueId)) {
         const db::StoredGame s = games.load(id);
+        io::Json seatDecks = io::Json::array();
+        for (const auto& d : games.seatDecks(id)) {
+            if (!d) {
+                seatDecks.push_back(nullptr);
+                continue;
+            }
+            const db::Deck deck = playerRepo.deck(*d);
+            usedDecks.insert(deck.id);
+            seatDecks.push_back({{"owner", deck.owner}, {"name", deck.name}});
+        }
         for (const auto& side : s.game.sides()) {
             if (side.members.empty()) used.insert(side.name);
             for (const auto& m : side.members) used.insert(m);
@@ -113,15 +153,26 @@ io::Json exportJson(db::Database& db, std::int64_t leagueId) {
                             {"created_at", s.createdAt},
                             {"rules", io::toJson(s.game.rules())},
                             {"sides", io::sidesToJson(s.game.sides())},
+                            {"seat_decks", seatDecks},
                             {"hands", hands},
                             {"audit", audit}});
     }
     io::Json players = io::Json::array();
+    io::Json decks = io::Json::array();
+    for (const auto& d : playerRepo.decks()) {
+        if (!used.count(d.owner) && !usedDecks.count(d.id)) continue;
+        if (!used.count(d.owner)) used.insert(d.owner);  // a borrowed deck's owner comes along
+        decks.push_back({{"owner", d.owner},
+                         {"name", d.name},
+                         {"colour", optJson(d.colour)},
+                         {"back", d.backSignature.empty() ? io::Json(nullptr) : io::Json(toHex(d.backSignature))}});
+    }
     for (const auto& name : used) players.push_back({{"name", name}, {"created_at", playerCreated[name]}});
     return {{"format", "nertzref-league"},
             {"version", 1},
             {"league", {{"name", league.name}, {"created_at", league.createdAt}, {"seasons", seasons}}},
             {"players", players},
+            {"decks", decks},
             {"games", gameList}};
 }
 
@@ -163,6 +214,21 @@ std::string importJson(db::Database& db, const io::Json& j) {
         const std::string p = str(ps[i], "name", f);
         if (!players.find(p)) players.add(p, str(ps[i], "created_at", f));
     }
+    // Decks (absent in exports written before decks were exported). A deck the owner already has
+    // under that name is kept as it is (not overwritten).
+    if (j.contains("decks")) {
+        const io::Json& ds = arr(j, "decks", "");
+        for (std::size_t i = 0; i < ds.size(); ++i) {
+            const std::string f = "decks[" + std::to_string(i) + "]";
+            db::Deck d;
+            d.owner = str(ds[i], "owner", f);
+            d.name = str(ds[i], "name", f);
+            d.colour = optStr(ds[i], "colour", f);
+            if (const auto back = optStr(ds[i], "back", f)) d.backSignature = fromHex(*back, f + ".back");
+            if (!players.find(d.owner)) throw sc::InputError(f + ".owner", "'" + d.owner + "' is not among the players");
+            if (!players.findDeck(d.owner, d.name)) players.addDeck(d);
+        }
+    }
     const io::Json& gs = arr(j, "games", "");
     for (std::size_t i = 0; i < gs.size(); ++i) {
         const std::string f = "games[" + std::to_string(i) + "]";
@@ -177,6 +243,21 @@ std::string importJson(db::Database& db, const io::Json& j) {
             ng.rules = io::ruleSetFromJson(g["rules"]);
             if (!g.contains("sides")) throw sc::InputError("sides", "missing");
             ng.sides = io::sidesFromJson(g["sides"]);
+            if (g.contains("seat_decks")) {
+                const io::Json& sd = arr(g, "seat_decks", "");
+                if (sd.size() != ng.sides.size()) throw sc::InputError("seat_decks", "one entry per side expected");
+                for (std::size_t k = 0; k < sd.size(); ++k) {
+                    if (sd[k].is_null()) {
+                        ng.seatDecks.push_back(std::nullopt);
+                        continue;
+                    }
+                    const std::string kf = "seat_decks[" + std::to_string(k) + "]";
+                    const std::string owner = str(sd[k], "owner", kf), dname = str(sd[k], "name", kf);
+                    const auto deck = players.findDeck(owner, dname);
+                    if (!deck) throw sc::InputError(kf, "no deck '" + dname + "' of " + owner + " in the export");
+                    ng.seatDecks.push_back(deck->id);
+                }
+            }
             std::vector<sc::HandResult> hands;
             std::vector<db::HandMeta> metas;
             const io::Json& hs = arr(g, "hands", "");

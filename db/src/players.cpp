@@ -99,6 +99,17 @@ Deck PlayerRepo::deck(std::int64_t id) {
     return *out;
 }
 
+std::optional<Deck> PlayerRepo::findDeck(const std::string& owner, const std::string& name) {
+    auto& st = db_.cached(
+        "SELECT d.id, p.name, d.name, d.colour, d.back_signature FROM decks d JOIN players p ON p.id = d.owner_id "
+        "WHERE p.name = ? AND d.name = ?");
+    st.bindAll(owner, name);
+    std::optional<Deck> out;
+    if (st.step()) out = Deck{st.getInt(0), st.getText(1), st.getText(2), st.getOptText(3), st.getBlob(4)};
+    st.reset();
+    return out;
+}
+
 void PlayerRepo::setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature,
                              const std::optional<std::string>& colour) {
     if (colour && colour->empty()) throw DbInputError("colour", "must not be empty");

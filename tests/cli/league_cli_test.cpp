@@ -212,6 +212,61 @@ TEST_F(LeagueCli, ExportImportExportIsByteIdentical) {
     EXPECT_TRUE(fs::exists(dir / "csv" / "standings.csv"));
 }
 
+TEST_F(LeagueCli, ExportCarriesDecksTheirBacksAndTheDeckOfEachSeat) {
+    club();
+    // A back signature is opaque bytes to the league: every byte value must survive the trip.
+    const fs::path sig = dir / "ann-red.nbs";
+    {
+        std::ofstream out(sig, std::ios::binary);
+        for (int i = 0; i < 256; ++i) out.put(static_cast<char>(i));
+    }
+    ok({"deck", "add", "--owner", "Ann", "--name", "Red", "--colour", "#c0392b", "--signature-file", sig.string()});
+    ok({"deck", "add", "--owner", "Bo", "--name", "Blue"});
+    const auto started = cli({"game", "start", "--league", "Club", "--rules", "nna", "--players", "Ann,Bo,Cy", "--decks", "Ann:Red,Bo:Blue,-"});
+    ASSERT_EQ(started.code, 0) << started.err;
+    const std::string g = started.out.substr(0, started.out.find('\n'));
+    ok({"hand", "add", g}, kHandAnnCalls);
+    const auto exported = cli({"export", "--league", "Club", "--format", "json"});
+    ASSERT_EQ(exported.code, 0) << exported.err;
+    const Json j = Json::parse(exported.out);
+    ASSERT_EQ(j["decks"].size(), 2u);
+    EXPECT_EQ(j["decks"][0]["owner"], "Ann");
+    EXPECT_EQ(j["decks"][0]["colour"], "#c0392b");
+    EXPECT_EQ(j["decks"][0]["back"].get<std::string>().size(), 512u);
+    EXPECT_EQ(j["decks"][0]["back"].get<std::string>().substr(0, 8), "00010203");
+    EXPECT_TRUE(j["decks"][1]["back"].is_null());
+    EXPECT_EQ(j["games"][0]["seat_decks"], Json::parse(R"([{"owner":"Ann","name":"Red"},{"owner":"Bo","name":"Blue"},null])"));
+
+    // Into a new file: the same decks (bytes included) and seats; exporting again gives the same text.
+    const std::string file = (dir / "club.json").string();
+    { std::ofstream(file) << exported.out; }
+    const std::string other = (dir / "other.sqlite").string();
+    const auto imp = runCli({"--db", other, "import", file});
+    ASSERT_EQ(imp.code, 0) << imp.err;
+    const auto again = runCli({"--db", other, "export", "--league", "Club", "--format", "json"});
+    EXPECT_EQ(again.out, exported.out);
+    const auto list = runCli({"--db", other, "deck", "list", "--owner", "Ann"});
+    EXPECT_NE(list.out.find("256"), std::string::npos) << list.out;  // signature size column
+
+    // A seat naming a deck the export does not have is refused, and nothing is imported.
+    Json bad = j;
+    bad["league"]["name"] = "Club2";
+    bad["games"][0]["seat_decks"][2] = {{"owner", "Cy"}, {"name", "Green"}};
+    const std::string badFile = (dir / "bad.json").string();
+    { std::ofstream(badFile) << bad.dump(); }
+    const auto before = dumpRows(other);
+    const auto refused = runCli({"--db", other, "import", badFile});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("seat_decks[2]"), std::string::npos) << refused.err;
+    EXPECT_EQ(dumpRows(other), before);
+    // Bad deck choices at game start name the seat.
+    const auto badStart = cli({"game", "start", "--league", "Club", "--rules", "nna", "--players", "Ann,Bo", "--decks", "Ann:Nope,-"});
+    EXPECT_EQ(badStart.code, 2);
+    EXPECT_NE(badStart.err.find("decks[0]"), std::string::npos) << badStart.err;
+    const auto wrongCount = cli({"game", "start", "--league", "Club", "--rules", "nna", "--players", "Ann,Bo", "--decks", "Ann:Red"});
+    EXPECT_EQ(wrongCount.code, 2);
+}
+
 TEST_F(LeagueCli, BadInputExitsTwoAndLeavesTheDatabaseUnchanged) {
     club();
     const std::string g = startGame();

@@ -41,6 +41,8 @@ public:
     std::vector<Deck> decks(const std::optional<std::string>& owner = std::nullopt);
     // The deck with this id; DbInputError("deck") when there is none.
     Deck deck(std::int64_t id);
+    // The deck `owner` calls `name`, if there is one (unknown owner: nullopt too).
+    std::optional<Deck> findDeck(const std::string& owner, const std::string& name);
     // Stores a deck's back signature (opaque bytes; empty clears it) and, when given, its overlay
     // colour; DbInputError("deck") when the deck does not exist.
     void setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature,
