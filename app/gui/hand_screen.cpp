@@ -1,11 +1,14 @@
 #include "hand_screen.hpp"
 
+#include <QSet>
+
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QSet>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -38,7 +41,7 @@ QLabel* hint(const QString& text) {
 QString HandScreen::shortcutHelp() {
     return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card was played, "
            "N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who called: 1-8 that side, 0 nobody "
-           "(all stuck) · Lake: R use the tops the camera read · Back count: C camera count on/off, tap a card to reassign · Counts: 1-8 or Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
+           "(all stuck) · Lake: R use the tops the camera read · Back count: C camera count on/off, tap a card to reassign · Nertz left: F take the camera's count of a fanned pile · Counts: 1-8 or Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
 }
 
 HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_(flow) {
@@ -231,10 +234,24 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
     {
         auto* page = new QWidget;
         auto* v = new QVBoxLayout(page);
-        v->addWidget(hint("Cards left in each Nertz pile: enter them with + / -. Counting a fanned Nertz pile from "
-                          "the camera is not available (the vision module has no fan counter yet): this step is manual."));
+        v->addWidget(hint("Cards left in each Nertz pile: enter them with + / -. Or fan a player's Nertz pile face up "
+                          "under the camera so every corner shows, pick the player (1-8) and take the camera's count "
+                          "(F): it counts the different cards the face reader reads, so check it against the fan."));
         nertzBox_ = new QVBoxLayout;
         v->addLayout(nertzBox_);
+        fanRead_ = hint("Camera: waiting for a frame.");
+        fanRead_->setObjectName("fanRead");
+        v->addWidget(fanRead_);
+        useFanRead_ = bigButton("Use the camera's count for the chosen player  (F)", "useFanRead");
+        useFanRead_->setEnabled(false);
+        v->addWidget(useFanRead_);
+        connect(useFanRead_, &QPushButton::clicked, this, [this] {
+            if (fanCount_ < 0 || flow_.step() != Step::NertzLeft) return;
+            flow_.setNertzLeft(selected_, fanCount_);
+            banner_->showInfo(QString("%1: %2 cards left, counted by the camera (check the fan).")
+                                  .arg(flow_.sideNames().value(selected_))
+                                  .arg(fanCount_));
+        });
         v->addStretch(1);
         pages_->addWidget(page);
     }
@@ -327,6 +344,7 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
     }
     key(QKeySequence(Qt::Key_C), [this] { if (flow_.step() == Step::Backs) cameraCount_->toggle(); });
     key(QKeySequence(Qt::Key_R), [this] { if (flow_.step() == Step::Lake && useLakeRead_->isEnabled()) useLakeRead_->click(); });
+    key(QKeySequence(Qt::Key_F), [this] { if (flow_.step() == Step::NertzLeft && useFanRead_->isEnabled()) useFanRead_->click(); });
     key(QKeySequence(Qt::Key_0), [this] { if (flow_.step() == Step::Called) flow_.setCaller(std::nullopt); });
     for (auto k : {Qt::Key_Plus, Qt::Key_Equal, Qt::Key_Right}) key(QKeySequence(k), [this] { adjustSelected(1); });
     key(QKeySequence(Qt::SHIFT | Qt::Key_Plus), [this] { adjustSelected(1); });
@@ -442,6 +460,11 @@ void HandScreen::showStep() {
         cameraCount_->blockSignals(true);
         cameraCount_->setChecked(flow_.cameraCounting());
         cameraCount_->blockSignals(false);
+    }
+    if (step != Step::NertzLeft) {
+        fanCount_ = -1;
+        useFanRead_->setEnabled(false);
+        fanRead_->setText("Camera: waiting for a frame.");
     }
     lakeLoading_->setVisible(step == Step::Lake && recognizer_ && !recognizer_->detectorLoaded() && lakeTopsRead_.isEmpty());
     if (step == Step::Lake) tops_->setFocus();
@@ -566,6 +589,18 @@ void HandScreen::showTally(const BackTally& tally) {
 }
 
 void HandScreen::showLakeReading(const LakeReading& reading) {
+    if (flow_.step() == Step::NertzLeft) {
+        // One deck per Nertz pile: every card in it is different, so a card read twice counts once.
+        const QSet<QString> distinct(reading.tops.begin(), reading.tops.end());
+        fanCount_ = reading.tops.isEmpty() ? -1 : static_cast<int>(distinct.size());
+        useFanRead_->setEnabled(fanCount_ > 0);
+        fanRead_->setText(fanCount_ < 0 ? "Camera: " + reading.problem
+                                        : QString("Camera reads a fan of %1 card%2: %3")
+                                              .arg(fanCount_)
+                                              .arg(fanCount_ == 1 ? "" : "s")
+                                              .arg(QStringList(distinct.begin(), distinct.end()).join(' ')));
+        return;
+    }
     if (flow_.step() != Step::Lake) return;
     lakeLoading_->setVisible(false);
     lakeTopsRead_ = reading.tops;

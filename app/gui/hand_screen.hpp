@@ -99,6 +99,10 @@ private:
     QPushButton* useLakeRead_;
     QProgressBar* lakeLoading_;
     QStringList lakeTopsRead_;
+    // a fanned Nertz pile counted by the face reader (distinct cards read), -1: nothing yet
+    QLabel* fanRead_;
+    QPushButton* useFanRead_;
+    int fanCount_ = -1;
     // review
     QTableWidget* breakdown_;
     QLabel* checksum_;

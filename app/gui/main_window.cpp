@@ -209,7 +209,10 @@ void MainWindow::updateRecognition() {
     const int page = nav_->currentRow();
     if (page == static_cast<int>(Page::Decks)) mode = Mode::Enrol;
     else if (page == static_cast<int>(Page::Hand) && flow_->step() == HandFlow::Step::Backs) mode = Mode::Count;
-    else if (page == static_cast<int>(Page::Hand) && flow_->step() == HandFlow::Step::Lake) mode = Mode::Lake;
+    else if (page == static_cast<int>(Page::Hand) &&
+             (flow_->step() == HandFlow::Step::Lake || flow_->step() == HandFlow::Step::NertzLeft)) {
+        mode = Mode::Lake;  // lake tops, or a fanned Nertz pile: the face reader either way
+    }
     recognizer_->setMode(mode);
 }
 

@@ -194,6 +194,26 @@ private slots:
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::NertzLeft);
         QVERIFY(!flow.cameraCounting());  // the count was taken when leaving the step
+        // A fanned pile under the camera (the clip's face-up cards stand in for Bo's fan): the face
+        // reader runs again and its count of different cards goes to the chosen player on F.
+        QCOMPARE(w.recognizer().mode(), RecognitionAnalyzer::Mode::Lake);
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("lake"), {}}, false));
+        auto* fanRead = find<QLabel>(w, "fanRead");
+        QTRY_VERIFY_WITH_TIMEOUT(fanRead->text().startsWith("Camera reads a fan") ||
+                                     (fanRead->text().startsWith("Camera: ") && !fanRead->text().contains("waiting")),
+                                 30000);
+        qInfo("nertz-left step: %s", qPrintable(fanRead->text()));
+        auto* useFan = find<QPushButton>(w, "useFanRead");
+        QCOMPARE(useFan->isEnabled(), fanRead->text().startsWith("Camera reads a fan"));
+        if (useFan->isEnabled()) {
+            const int shown = fanRead->text().section(' ', 5, 5).toInt();  // "Camera reads a fan of N cards: ..."
+            QVERIFY(shown > 0 && shown <= 52);
+            click(w, "nertz_1_plus");  // picks Bo (and adds one, which the camera's count replaces)
+            click(w, "useFanRead");
+            QCOMPARE(flow.nertzLeft(1), shown);
+            QCOMPARE(flow.nertzLeft(0), 0);
+            flow.setNertzLeft(1, 0);
+        }
         for (int i = 0; i < 3; ++i) click(w, "nertz_1_plus");
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::Review);
