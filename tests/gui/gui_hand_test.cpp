@@ -21,66 +21,13 @@
 #include "league_service.hpp"
 #include "main_window.hpp"
 #include "nertz/db/games.hpp"
+#include "widget_driver.hpp"
 
 using namespace nertz::gui;
-
-namespace {
-
-// One integer from a SQL query on a fresh connection to the file (what another program would see).
-long long sqlInt(const QString& file, const QString& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(file.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* st = nullptr;
-    long long value = -1;
-    if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        value = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return value;
-}
-
-QString sqlText(const QString& file, const QString& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(file.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* st = nullptr;
-    QString value;
-    if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        value = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return value;
-}
-
-}  // namespace
+using namespace nertz::guitest;
 
 class HandTest : public QObject {
     Q_OBJECT
-
-    template <typename T>
-    T* find(QWidget& root, const QString& name) {
-        T* w = root.findChild<T*>(name);
-        if (!w) qFatal("no widget %s", qPrintable(name));
-        return w;
-    }
-    void click(QWidget& root, const QString& button) {
-        auto* b = find<QPushButton>(root, button);
-        QVERIFY2(b->isEnabled(), qPrintable(button + " is disabled"));
-        QTest::mouseClick(b, Qt::LeftButton);
-    }
-    void clickTimes(QWidget& root, const QString& button, int n) {
-        for (int i = 0; i < n; ++i) click(root, button);
-    }
-    void typeInto(QWidget& root, const QString& edit, const QString& text) {
-        auto* e = find<QLineEdit>(root, edit);
-        e->clear();
-        QTest::keyClicks(e, text);
-    }
-    void pick(QWidget& root, const QString& combo, const QString& text) {
-        auto* c = find<QComboBox>(root, combo);
-        const int i = c->findText(text);
-        QVERIFY2(i >= 0, qPrintable(combo + " has no " + text));
-        c->setCurrentIndex(i);
-    }
 
 private slots:
     void wholeHandThenCorrectionThenUndo() {

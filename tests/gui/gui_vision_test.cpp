@@ -32,22 +32,12 @@
 #include "new_game_screen.hpp"
 #include "recognition.hpp"
 #include "vision_worker.hpp"
+#include "widget_driver.hpp"
 
 using namespace nertz::gui;
+using namespace nertz::guitest;
 
 namespace {
-
-QString sqlText(const QString& file, const QString& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(file.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* st = nullptr;
-    QString value;
-    if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        value = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return value;
-}
 
 // Writes frames [first, end) of the clip as PNGs into `dir` (a folder source).
 void writeFrames(const DemoClipFrames& clip, int first, int end, int step, const QString& dir) {
@@ -60,24 +50,6 @@ void writeFrames(const DemoClipFrames& clip, int first, int end, int step, const
 
 class VisionTest : public QObject {
     Q_OBJECT
-
-    template <typename T>
-    T* find(QWidget& root, const QString& name) {
-        T* w = root.findChild<T*>(name);
-        if (!w) qFatal("no widget %s", qPrintable(name));
-        return w;
-    }
-    void click(QWidget& root, const QString& button) {
-        auto* b = find<QPushButton>(root, button);
-        QVERIFY2(b->isEnabled() && b->isVisible(), qPrintable(button + " is disabled or hidden"));
-        QTest::mouseClick(b, Qt::LeftButton);
-    }
-    void pick(QWidget& root, const QString& combo, const QString& text) {
-        auto* c = find<QComboBox>(root, combo);
-        const int i = c->findText(text, Qt::MatchStartsWith);
-        QVERIFY2(i >= 0, qPrintable(combo + " has no " + text));
-        c->setCurrentIndex(i);
-    }
 
     DemoClipFrames clip_;
     DemoClipPlan plan_ = demoClipPlan();
