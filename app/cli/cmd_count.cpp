@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
 #include "commands.hpp"
@@ -586,6 +587,34 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     ok = ok && n == (it == truth.end() ? 0 : it->second);
                 }
                 exact += ok ? 1 : 0;
+                if (const char* drawDir = std::getenv("NERTZ_EVAL_DRAW")) {
+                    // debugging aid: truth outlines green, found cards red (unknown) or blue
+                    cv::Mat vis = img.clone();
+                    for (const auto& c : s.at("cards")) {
+                        if (c.at("side").get<std::string>() != "back" ||
+                            c.at("visible_fraction").get<double>() < a->countable)
+                            continue;
+                        std::vector<cv::Point> poly;
+                        for (int k = 0; k < 4; ++k)
+                            poly.emplace_back(c.at("quad")[std::size_t(k)][0].get<int>(),
+                                              c.at("quad")[std::size_t(k)][1].get<int>());
+                        cv::polylines(vis, poly, true, cv::Scalar(0, 255, 0), 3);
+                    }
+                    for (const auto& c : got.cards) {
+                        std::vector<cv::Point> poly;
+                        for (const auto& p : c.quad) poly.emplace_back(p);
+                        cv::polylines(vis, poly, true,
+                                      c.deck < 0 ? cv::Scalar(0, 0, 255) : cv::Scalar(255, 0, 0), 1);
+                    }
+                    cv::imwrite((fs::path(drawDir) / files[i].filename()).replace_extension(".jpg").string(), vis);
+                }
+                if (std::getenv("NERTZ_EVAL_SCENES")) {
+                    int truthTotal = 0;
+                    for (const auto& [name, n] : truth) truthTotal += n;
+                    std::cerr << files[i].filename().string() << " truth " << truthTotal
+                              << " found " << got.total() << " unknown " << got.unknown
+                              << (ok ? " exact" : " wrong") << "\n";
+                }
                 Tally& st = anyHeldOut ? heldOut : train;
                 ++st.scenes;
                 st.exact += ok ? 1 : 0;
