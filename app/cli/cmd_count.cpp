@@ -485,8 +485,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         struct Args {
             std::string dir, cardart, kind;
             int limit = 0;
-            double countable = 0.10, whole = 0.85;
-            bool json = false;
+            double countable = 0.05, whole = 0.85;
+            bool json = false, learntRows = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -499,11 +499,14 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_option("--kind", a->kind, "label for the report (default: the folder's name)");
         cmd->add_option("--limit", a->limit, "score only the first N scenes");
         cmd->add_option("--countable", a->countable,
-                        "a card counts when at least this share of it shows")
+                        "a card counts when at least this share of it shows (a ribbon strip "
+                        "of the generator shows 5.6% or more)")
             ->capture_default_str();
         cmd->add_option("--whole", a->whole,
                         "per-card attribution is scored on cards showing at least this share")
             ->capture_default_str();
+        cmd->add_flag("--learnt-rows", a->learntRows,
+                      "read ribbon rows with the learnt edge finder (experimental, see BACKS.md)");
         cmd->add_flag("--json", a->json, "JSON on stdout");
         cmd->callback([a] {
             const fs::path dir(a->dir);
@@ -579,7 +582,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
                 if (tooClose) continue;
                 // the whole pipeline's count
-                const vi::DeckCount got = vi::countBacks(img, matcher);
+                vi::BackFinderOptions finder;
+                finder.learntRows = a->learntRows;
+                const vi::DeckCount got = vi::countBacks(img, matcher, finder);
                 ms.push_back(got.ms);
                 bool ok = got.unknown == 0;
                 for (const auto& [name, n] : got.counts) {
