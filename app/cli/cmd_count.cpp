@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
 #include "commands.hpp"
@@ -482,8 +483,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         struct Args {
             std::string dir, cardart, kind;
             int limit = 0;
-            double countable = 0.10, whole = 0.85;
-            bool json = false;
+            double countable = 0.05, whole = 0.85;
+            bool json = false, learntRows = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -496,11 +497,14 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_option("--kind", a->kind, "label for the report (default: the folder's name)");
         cmd->add_option("--limit", a->limit, "score only the first N scenes");
         cmd->add_option("--countable", a->countable,
-                        "a card counts when at least this share of it shows")
+                        "a card counts when at least this share of it shows (a ribbon strip "
+                        "of the generator shows 5.6% or more)")
             ->capture_default_str();
         cmd->add_option("--whole", a->whole,
                         "per-card attribution is scored on cards showing at least this share")
             ->capture_default_str();
+        cmd->add_flag("--learnt-rows", a->learntRows,
+                      "read ribbon rows with the learnt edge finder (experimental, see BACKS.md)");
         cmd->add_flag("--json", a->json, "JSON on stdout");
         cmd->callback([a] {
             const fs::path dir(a->dir);
@@ -576,7 +580,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
                 if (tooClose) continue;
                 // the whole pipeline's count
-                const vi::DeckCount got = vi::countBacks(img, matcher);
+                vi::BackFinderOptions finder;
+                finder.learntRows = a->learntRows;
+                const vi::DeckCount got = vi::countBacks(img, matcher, finder);
                 ms.push_back(got.ms);
                 bool ok = got.unknown == 0;
                 for (const auto& [name, n] : got.counts) {
@@ -584,6 +590,34 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     ok = ok && n == (it == truth.end() ? 0 : it->second);
                 }
                 exact += ok ? 1 : 0;
+                if (const char* drawDir = std::getenv("NERTZ_EVAL_DRAW")) {
+                    // debugging aid: truth outlines green, found cards red (unknown) or blue
+                    cv::Mat vis = img.clone();
+                    for (const auto& c : s.at("cards")) {
+                        if (c.at("side").get<std::string>() != "back" ||
+                            c.at("visible_fraction").get<double>() < a->countable)
+                            continue;
+                        std::vector<cv::Point> poly;
+                        for (int k = 0; k < 4; ++k)
+                            poly.emplace_back(c.at("quad")[std::size_t(k)][0].get<int>(),
+                                              c.at("quad")[std::size_t(k)][1].get<int>());
+                        cv::polylines(vis, poly, true, cv::Scalar(0, 255, 0), 3);
+                    }
+                    for (const auto& c : got.cards) {
+                        std::vector<cv::Point> poly;
+                        for (const auto& p : c.quad) poly.emplace_back(p);
+                        cv::polylines(vis, poly, true,
+                                      c.deck < 0 ? cv::Scalar(0, 0, 255) : cv::Scalar(255, 0, 0), 1);
+                    }
+                    cv::imwrite((fs::path(drawDir) / files[i].filename()).replace_extension(".jpg").string(), vis);
+                }
+                if (std::getenv("NERTZ_EVAL_SCENES")) {
+                    int truthTotal = 0;
+                    for (const auto& [name, n] : truth) truthTotal += n;
+                    std::cerr << files[i].filename().string() << " truth " << truthTotal
+                              << " found " << got.total() << " unknown " << got.unknown
+                              << (ok ? " exact" : " wrong") << "\n";
+                }
                 Tally& st = anyHeldOut ? heldOut : train;
                 ++st.scenes;
                 st.exact += ok ? 1 : 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include <unistd.h>
 #include <opencv2/imgcodecs.hpp>
@@ -13,6 +14,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "nertz/synth/card_art.hpp"
+#include "nertz/synth/scene.hpp"
 #include "nertz/vision/back_render.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
@@ -250,4 +252,67 @@ TEST(StreamCounter, ClipCutMidCardKeepsTheCountSoFarAndSaysSo) {
     EXPECT_THROW(counter.push(cv::Mat()), std::invalid_argument);
     EXPECT_THROW(counter.push(cv::Mat(100, 100, CV_8UC3, cv::Scalar::all(0))),
                  std::invalid_argument);
+}
+
+// The scene generator never deals two players of one backs or ribbon scene the same-looking back:
+// designs that share their back artwork, and a hue turn of a grey back (which changes nothing),
+// are re-drawn; the same design in another colour (the red/blue pair) still comes up.
+TEST(SynthBacks, DecksOfOneSceneAlwaysLookDifferent) {
+    namespace sy = nertz::synth;
+    const cv::Mat paris = loadBack("paris"), bellot = loadBack("bellot");
+    cv::Mat grey;
+    {
+        std::vector<cv::Mat> ch;
+        cv::split(loadBack("anglo"), ch);
+        cv::Mat bgr, g;
+        cv::merge(std::vector<cv::Mat>{ch[0], ch[1], ch[2]}, bgr);
+        cv::cvtColor(bgr, g, cv::COLOR_BGR2GRAY);
+        grey = cv::Mat();
+        cv::merge(std::vector<cv::Mat>{g, g, g, ch[3]}, grey);
+    }
+    auto design = [](const std::string& name, const cv::Mat& back) {
+        sy::CardDesign d;
+        d.name = name;
+        d.package = "test";
+        for (int i = 0; i < 52; ++i) {
+            sy::FaceArt f;
+            f.name = std::to_string(i);
+            f.image = back;  // faces are never shown face down
+            d.faces.push_back(f);
+        }
+        d.backs.push_back({"back", back});
+        return d;
+    };
+    // two designs sharing one back (as gnome-paris and gnome-guyenne-classic do), a grey back, and
+    // a coloured one
+    const std::vector<sy::CardDesign> designs{design("shared-a", paris), design("shared-b", paris),
+                                              design("grey", grey), design("bellot", bellot)};
+    // what a player sees: the artwork, and its colour where a hue turn changes it
+    auto look = [](const std::string& back) {
+        const std::string art = back.substr(0, back.find('/'));
+        const auto at = back.find("@hue");
+        if (art == "shared-a" || art == "shared-b") return std::string("paris") + (at == std::string::npos ? "" : back.substr(at));
+        if (art == "grey") return std::string("grey");
+        return back;
+    };
+    int sameDesignColourPairs = 0, scenes = 0;
+    for (const auto kind : {sy::SceneKind::Backs, sy::SceneKind::Ribbon}) {
+        sy::SceneOptions o;
+        o.kind = kind;
+        o.size = {480, 320};
+        const sy::SceneGenerator gen(designs, o);
+        for (std::uint64_t seed = 0; seed < 30; ++seed) {
+            const sy::Scene s = gen.generate(seed);
+            ++scenes;
+            std::set<std::string> looks;
+            std::map<std::string, int> perDesign;
+            for (const auto& d : s.decks) {
+                EXPECT_TRUE(looks.insert(look(d.back)).second)
+                    << "seed " << seed << ": two decks look like " << look(d.back);
+                ++perDesign[d.design];
+            }
+            for (const auto& [name, n] : perDesign) sameDesignColourPairs += n >= 2 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(sameDesignColourPairs, scenes / 10);
 }

@@ -73,6 +73,14 @@ void BM_CountRibbonFrame(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.ribbon, f.matcher));
 }
 
+// The same ribbon frame read with the learnt row-edge finder (BackFinderOptions::learntRows).
+void BM_CountRibbonFrameLearntRows(benchmark::State& state) {
+    const auto& f = fixture();
+    vi::BackFinderOptions o;
+    o.learntRows = true;
+    for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.ribbon, f.matcher, o));
+}
+
 // Mean cost of one 1280x720 frame of a dealing clip (rest frames, moving frames and counts).
 void BM_StreamFrame(benchmark::State& state) {
     const auto& f = fixture();
@@ -90,5 +98,6 @@ void BM_StreamFrame(benchmark::State& state) {
 
 BENCHMARK(BM_CountLooseFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountRibbonFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CountRibbonFrameLearntRows)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -62,10 +62,11 @@ Quad looseQuad(const Blob& b) {
     return readingOrder({p[0], p[1], p[2], p[3]});
 }
 
-// The cards of an overlapping row: the blob is seen in the frame of its rotated box (x along the
+// A cluster of loose cards that touch (not a ribbon row), read as before the edge finder:
+// the cards of an overlapping row: the blob is seen in the frame of its rotated box (x along the
 // row); vertical card edges make peaks in the horizontal-gradient profile, spaced by the row's
 // step. The fully showing card sits at one end; the side whose predicted edges are stronger wins.
-std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv::Mat& mask,
+std::vector<BackCandidate> clusterCards(const Blob& b, const cv::Mat& gray, const cv::Mat& mask,
                                     float cardWidth) {
     cv::Point2f pts[4];
     b.box.points(pts);
@@ -179,6 +180,151 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, const cv
     return out;
 }
 
+// The learnt edge finder of ribbon rows (models/training/train_row_edges.py): a 1-D convolutional
+// net over the row's columns (the row resampled to kRowH rows, each column normalised) that marks
+// where one card's visible strip ends and the next card begins.
+namespace rownet {
+#include "row_edges_weights.inc"
+}  // namespace rownet
+
+constexpr int kRowH = 64;
+
+// One 1-D convolution (zero padding keeps the length), weights [out][in][k].
+std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const float* w,
+                          const float* bias, int cout, int k, int dilation, bool relu) {
+    std::vector<float> out(std::size_t(cout) * std::size_t(len));
+    const int half = (k - 1) / 2 * dilation;
+    for (int o = 0; o < cout; ++o) {
+        float* dst = out.data() + std::size_t(o) * std::size_t(len);
+        std::fill(dst, dst + len, bias[o]);
+        for (int c = 0; c < cin; ++c) {
+            const float* src = in.data() + std::size_t(c) * std::size_t(len);
+            for (int t = 0; t < k; ++t) {
+                const float wt = w[(std::size_t(o) * std::size_t(cin) + std::size_t(c)) * std::size_t(k) + std::size_t(t)];
+                const int off = t * dilation - half;
+                const int x0 = std::max(0, -off), x1 = std::min(len, len - off);
+                for (int x = x0; x < x1; ++x) dst[x] += wt * src[x + off];
+            }
+        }
+        if (relu)
+            for (int x = 0; x < len; ++x) dst[x] = std::max(0.f, dst[x]);
+    }
+    return out;
+}
+
+// Edge probability per column of a row image (kRowH x W, CV_32F, normalised).
+std::vector<float> rowEdgeProbabilities(const cv::Mat& row) {
+    const int len = row.cols;
+    std::vector<float> x(std::size_t(kRowH) * std::size_t(len));
+    for (int y = 0; y < kRowH; ++y) {
+        const float* r = row.ptr<float>(y);
+        std::copy(r, r + len, x.begin() + std::ptrdiff_t(y) * len);
+    }
+    using namespace rownet;
+    const int c1 = int(sizeof(kC1B) / sizeof(float)), c2 = int(sizeof(kC2B) / sizeof(float)),
+              c3 = int(sizeof(kC3B) / sizeof(float));
+    const int k1 = int(sizeof(kC1W) / sizeof(float)) / (c1 * kRowH);
+    const int k2 = int(sizeof(kC2W) / sizeof(float)) / (c2 * c1);
+    const int k3 = int(sizeof(kC3W) / sizeof(float)) / (c3 * c2);
+    const int k4 = int(sizeof(kC4W) / sizeof(float)) / c3;
+    auto h = conv1d(x, kRowH, len, kC1W, kC1B, c1, k1, 1, true);
+    h = conv1d(h, c1, len, kC2W, kC2B, c2, k2, kC2Dilation, true);
+    h = conv1d(h, c2, len, kC3W, kC3B, c3, k3, 1, true);
+    h = conv1d(h, c3, len, kC4W, kC4B, 1, k4, 1, false);
+    for (auto& v : h) v = 1.f / (1.f + std::exp(-v));
+    return h;
+}
+
+// The cards of an overlapping row: the blob is seen in the frame of its rotated box (x along the
+// row, the cards' long side across it), resampled to kRowH rows; the edge finder marks the
+// boundaries between the cards' visible strips. The end strip as wide as a card is the card on
+// top; every other card is placed from its strip and the card's width.
+// `acrossLong`: the row runs across the box's long side (a row shorter than a card is tall).
+// `score`: the summed probability of the edges found.
+std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float cardAspect,
+                                    float edgeThreshold, bool acrossLong, float* score) {
+    *score = 0;
+    cv::Point2f pts[4];
+    b.box.points(pts);
+    // row axis u, across v
+    cv::Point2f e1 = pts[1] - pts[0], e2 = pts[2] - pts[1];
+    if ((cv::norm(e1) < cv::norm(e2)) != acrossLong) std::swap(e1, e2);
+    const float len = float(cv::norm(e1)), thick = float(cv::norm(e2));
+    cv::Point2f u = e1 * (1.f / len), v = e2 * (1.f / thick);
+    const cv::Point2f origin = b.box.center - u * (len / 2) - v * (thick / 2);
+    std::vector<BackCandidate> out;
+    const float wc0 = std::min(thick / cardAspect, len);
+    if (len - wc0 < 0.04f * thick) {
+        BackCandidate c;
+        c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
+        out.push_back(c);
+        return out;
+    }
+    // image -> resampled row frame
+    const float k = float(kRowH) / thick;
+    const int w = std::max(4, int(std::lround(len * k)));
+    cv::Mat m = (cv::Mat_<double>(2, 3) << k * u.x, k * u.y, -k * (u.x * origin.x + u.y * origin.y),
+                 k * v.x, k * v.y, -k * (v.x * origin.x + v.y * origin.y));
+    cv::Mat row;
+    cv::warpAffine(gray, row, m, cv::Size(w, kRowH), k < 1.f ? cv::INTER_AREA : cv::INTER_LINEAR,
+                   cv::BORDER_REPLICATE);
+    row.convertTo(row, CV_32F);
+    cv::Scalar mean, sd;
+    cv::meanStdDev(row, mean, sd);
+    row = (row - mean[0]) / (sd[0] + 4.0);
+    const std::vector<float> p = rowEdgeProbabilities(row);
+    // peaks above the threshold, at least 2 columns apart (strongest first)
+    std::vector<int> peaks;
+    for (int x = 1; x + 1 < w; ++x)
+        if (p[std::size_t(x)] > edgeThreshold && p[std::size_t(x)] >= p[std::size_t(x - 1)] &&
+            p[std::size_t(x)] > p[std::size_t(x + 1)])
+            peaks.push_back(x);
+    std::sort(peaks.begin(), peaks.end(),
+              [&](int a, int c) { return p[std::size_t(a)] > p[std::size_t(c)]; });
+    std::vector<float> edges;
+    for (int x : peaks)
+        if (std::all_of(edges.begin(), edges.end(), [&](float e) { return std::abs(e - float(x)) >= 2.f; }))
+            edges.push_back(float(x));
+    std::sort(edges.begin(), edges.end());
+    for (float e : edges) *score += p[std::size_t(e)];
+    for (auto& e : edges) e /= k;
+    if (edges.empty()) {
+        BackCandidate c;
+        c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
+        out.push_back(c);
+        return out;
+    }
+    // strips: [0, e1], [e1, e2], ..., [en-1, len]; the wider end strip is the card on top
+    std::vector<float> bounds{0.f};
+    bounds.insert(bounds.end(), edges.begin(), edges.end());
+    bounds.push_back(len);
+    const int n = int(bounds.size()) - 1;
+    const float first = bounds[1] - bounds[0], last = bounds[std::size_t(n)] - bounds[std::size_t(n - 1)];
+    // the top card's strip stands out against its neighbour's (perspective widens a whole end)
+    const float second = bounds[2] - bounds[1],
+                penultimate = bounds[std::size_t(n - 1)] - bounds[std::size_t(n - 2)];
+    const bool topAtRight =
+        n == 2 ? last >= first : last / std::max(1.f, penultimate) >= first / std::max(1.f, second);
+    const float topWidth = topAtRight ? last : first;
+    const float wc = (topWidth > 0.6f * wc0 && topWidth < 1.15f * wc0) ? topWidth : wc0;
+    for (int i = 0; i < n; ++i) {
+        BackCandidate c;
+        c.inRow = true;
+        const float x0 = bounds[std::size_t(i)], x1 = bounds[std::size_t(i + 1)];
+        const bool top = topAtRight ? i == n - 1 : i == 0;
+        const float frac = std::clamp((x1 - x0) / wc, 0.02f, 1.f);
+        if (topAtRight) {
+            c.quad = frameQuad({}, u, v, x0, x0 + wc, 0, thick, origin);
+            c.region = top ? BackRegion{} : BackRegion{0.f, frac};
+        } else {
+            c.quad = frameQuad({}, u, v, x1 - wc, x1, 0, thick, origin);
+            c.region = top ? BackRegion{} : BackRegion{1.f - frac, 1.f};
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
 }  // namespace
 
 cv::Mat tableForeground(const cv::Mat& work) {
@@ -277,7 +423,33 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         std::nth_element(longs.begin(), longs.begin() + long(longs.size() / 2), longs.end());
         cardLong = longs[longs.size() / 2];
     }
+    int row = 0;
     for (const auto& b : singles) {
+        // a card-shaped blob may be a short row (a few cards spread less than a card is tall, or
+        // a little more): read it as a row both ways; it stays one card unless clear edges show
+        float score = 0, s2 = 0;
+        if (!options.learntRows) {
+            BackCandidate c;
+            c.quad = scaled(looseQuad(b), 1.f / scale);
+            out.push_back(c);
+            continue;
+        }
+        auto cards = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &score);
+        auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s2);
+        if (s2 > score) {
+            cards = std::move(along);
+            score = s2;
+        }
+        if (cards.size() >= 2 && score >= options.shortRowScore * float(cards.size() - 1)) {
+            for (auto c : cards) {
+                c.quad = scaled(c.quad, 1.f / scale);
+                c.inRow = true;
+                c.row = row;
+                out.push_back(c);
+            }
+            ++row;
+            continue;
+        }
         BackCandidate c;
         c.quad = scaled(looseQuad(b), 1.f / scale);
         out.push_back(c);
@@ -286,14 +458,25 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         // a blob smaller than half a card is a scrap (a hand's shadow, a corner)
         const float cl = cardLong > 0 ? cardLong : b.shortSide;
         if (b.area < 0.3 * cl * cl / options.cardAspect) continue;
-        const float cardWidth = std::min(b.shortSide, cl) / options.cardAspect;
-        const int row = int(&b - groups.data());
-        for (auto c : rowCards(b, gray, fg, cardWidth)) {
+        // a ribbon row fills its box; read it both ways, the way with the stronger edges wins.
+        // Other blobs are loose cards that touch.
+        std::vector<BackCandidate> cards;
+        const double fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+        if (options.learntRows && fill >= options.rowFill) {
+            float s1 = 0, s2 = 0;
+            auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s1);
+            auto across = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &s2);
+            cards = s2 > s1 ? across : along;
+        } else {
+            cards = clusterCards(b, gray, fg, std::min(b.shortSide, cl) / options.cardAspect);
+        }
+        for (auto c : cards) {
             c.quad = scaled(c.quad, 1.f / scale);
             c.inRow = true;
             c.row = row;
             out.push_back(c);
         }
+        ++row;
     }
     return out;
 }

@@ -35,6 +35,36 @@ struct DeckArt {
     cv::Mat back;  // BGRA, possibly recoloured
 };
 
+// How a back looks at a glance: a 16x24 Lab thumbnail composited on white. Two backs whose
+// thumbnails differ by less than kSameLook (mean absolute Lab difference, either way up) are the
+// same artwork in the same colour (shared backs such as gnome-paris / gnome-guyenne-classic, a
+// design and its 4-colour variant, a hue turn of a grey back): no one at a table can tell those
+// decks apart, so a backs scene never deals them to two players. Distinct designs measure 4 or
+// more, the same design in another colour 5 or more.
+constexpr double kSameLook = 2.5;
+
+cv::Mat backLook(const cv::Mat& bgra) {
+    cv::Mat bgr(bgra.size(), CV_8UC3);
+    for (int y = 0; y < bgra.rows; ++y)
+        for (int x = 0; x < bgra.cols; ++x) {
+            const cv::Vec4b p = bgra.at<cv::Vec4b>(y, x);
+            const int a = p[3];
+            bgr.at<cv::Vec3b>(y, x) = {uchar((p[0] * a + 255 * (255 - a)) / 255), uchar((p[1] * a + 255 * (255 - a)) / 255),
+                                       uchar((p[2] * a + 255 * (255 - a)) / 255)};
+        }
+    cv::Mat small, lab;
+    cv::resize(bgr, small, cv::Size(16, 24), 0, 0, cv::INTER_AREA);
+    cv::cvtColor(small, lab, cv::COLOR_BGR2Lab);
+    lab.convertTo(lab, CV_32F);
+    return lab;
+}
+
+double lookDistance(const cv::Mat& a, const cv::Mat& b) {
+    cv::Mat turned;
+    cv::flip(b, turned, -1);
+    return std::min(cv::norm(a, b, cv::NORM_L1), cv::norm(a, turned, cv::NORM_L1)) / double(a.total() * 3);
+}
+
 // Builds layouts; keeps every (deck, card) at most once, as real decks do.
 class Layout {
 public:
@@ -373,30 +403,43 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     std::vector<DeckArt> decks;
     const int firstDesign = rng.uniform(0, int(designs.size()));
     const bool colourGame = designs[std::size_t(firstDesign)].kind == scoring::DeckKind::NertzColour;
+    // in scenes of face-down cards the decks of one table always look different (see kSameLook)
+    const bool distinctLooks = kind == SceneKind::Backs || kind == SceneKind::Ribbon;
+    std::vector<cv::Mat> looks;
     for (int d = 0; d < nDecks; ++d) {
         DeckArt art;
-        art.info.id = d;
-        double hue = 0;
-        if (d > 0 && rng.uniform(0.0, 1.0) < 0.35) {
-            const DeckArt& twin = decks[std::size_t(rng.uniform(0, d))];
-            art.design = twin.design;
-            hue = rng.uniform(90.0, 270.0);
-            art.back = recolourBack(twin.back, hue);
-            art.info.design = twin.info.design;
-            art.info.back = twin.info.back + "@hue" + std::to_string(int(std::lround(hue)));
-        } else {
-            int di = d == 0 ? firstDesign : rng.uniform(0, int(designs.size()));
-            if (colourGame) {
-                di = firstDesign;
+        for (int attempt = 0;; ++attempt) {
+            art = DeckArt{};
+            art.info.id = d;
+            double hue = 0;
+            if (d > 0 && rng.uniform(0.0, 1.0) < 0.35) {
+                const DeckArt& twin = decks[std::size_t(rng.uniform(0, d))];
+                art.design = twin.design;
+                hue = rng.uniform(90.0, 270.0);
+                art.back = recolourBack(twin.back, hue);
+                art.info.design = twin.info.design;
+                art.info.back = twin.info.back + "@hue" + std::to_string(int(std::lround(hue)));
             } else {
-                for (int tries = 0; tries < 8 && designs[std::size_t(di)].kind != scoring::DeckKind::Standard; ++tries)
-                    di = rng.uniform(0, int(designs.size()));
+                int di = d == 0 ? firstDesign : rng.uniform(0, int(designs.size()));
+                if (colourGame) {
+                    di = firstDesign;
+                } else {
+                    for (int tries = 0; tries < 8 && designs[std::size_t(di)].kind != scoring::DeckKind::Standard; ++tries)
+                        di = rng.uniform(0, int(designs.size()));
+                }
+                art.design = &designs[std::size_t(di)];
+                const BackArt& b = art.design->backs[std::size_t(rng.uniform(0, int(art.design->backs.size())))];
+                art.back = b.image;
+                art.info.design = art.design->name;
+                art.info.back = art.design->name + "/" + b.id;
             }
-            art.design = &designs[std::size_t(di)];
-            const BackArt& b = art.design->backs[std::size_t(rng.uniform(0, int(art.design->backs.size())))];
-            art.back = b.image;
-            art.info.design = art.design->name;
-            art.info.back = art.design->name + "/" + b.id;
+            if (!distinctLooks) break;
+            const cv::Mat look = backLook(art.back);
+            const bool same = std::any_of(looks.begin(), looks.end(), [&](const cv::Mat& l) { return lookDistance(l, look) < kSameLook; });
+            if (!same || attempt >= 40) {
+                looks.push_back(look);
+                break;
+            }
         }
         decks.push_back(std::move(art));
     }

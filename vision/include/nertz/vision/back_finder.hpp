@@ -22,6 +22,15 @@ struct BackFinderOptions {
     int workLongSide = 640;          // the picture is shrunk to this long side first
     float minCardFraction = 0.002f;  // smallest card, as a share of the picture's area
     float cardAspect = 1.40f;        // long side / short side of a card (poker 88x63 mm)
+    // Ribbon rows read by the learnt edge finder (models/training/train_row_edges.py) instead of
+    // the autocorrelation of the row's edge profile. Off by default: on the synthetic sets it
+    // lowers the ribbon count error but not the exact-count rate, and it miscounts clean rows
+    // spread wider than it was trained on (models/training/BACKS.md).
+    bool learntRows = false;
+    float rowEdgeThreshold = 0.5f;   // learnt rows: edge probability that marks a card edge
+    float rowFill = 0.85f;           // learnt rows: a blob filling this share of its box is a row
+    float shortRowScore = 0.75f;     // learnt rows: a card-shaped blob is a row when its edges
+                                     // average this probability
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).
