@@ -3,7 +3,7 @@ not) on make_patches.py output; exports OUTDIR/index_cnn.onnx (input N x 1 x 40 
 patch, output softmax 53) and OUTDIR/index_gate.onnx (same input, output softmax 2).
 
 usage: train_index_cnn.py OUTDIR DATA.npz [DATA.npz ...] [--epochs N] [--gate-epochs N] [--seed S]
-                          [--heldout HELDOUT.npz] [--minutes M] [--gate-minutes M] [--threads T]
+                          [--heldout HELDOUT.npz] [--minutes M] [--gate-minutes M] [--threads T] [--gate-only]
 5% of DATA (train designs) is kept aside for calibration: the report gives the reader's precision and
 recall per threshold and the gate threshold that keeps 99.5% of the index patches. Seeded.
 """
