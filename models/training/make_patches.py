@@ -1,12 +1,16 @@
 """Synthetic training patches for the corner-index classifier.
 
-Cards of the GNOME aisleriot designs (render_sheets.sh) are laid out overlapping on random
-tables, warped (rotation, perspective, squash), lit, blurred, noised and JPEG-compressed; the
+Cards of the train designs of the card-art cache (GNOME and KDE) are laid out overlapping on random
+tables (half the scenes with small cards, indices 6-14 px tall; 30% dark-faced decks), warped
+(rotation, perspective, squash), lit, blurred, noised and JPEG-compressed; the
 multi-scale candidate proposals of proposals.py (identical to the C++ pipeline) run on each scene,
 and each candidate patch is labelled with the card whose corner index it covers, or 52
 ("not an index"). Seeded and reproducible.
 
-usage: make_patches.py SHEETDIR OUT.npz --scenes N --seed S [--designs a,b,...]
+usage: make_patches.py ART OUT.npz --scenes N --seed S [--designs train|heldout|a,b,...]
+                       [--small-frac F] [--dark-frac F]
+ART: the synth generator's card-art cache (render_card_art.sh: GNOME and KDE designs, one folder per
+design, named as the generator names them; designs whose faces are incomplete are skipped).
 """
 import argparse, json, os, sys
 import cv2
@@ -16,37 +20,35 @@ cv2.setNumThreads(1)
 
 SUITS = 'CDHS'
 RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K']
-# Held out from training: the project's one split, models/training/designs.json ("heldout"), whose
-# names are the synth generator's (gnome-<sheet name with '_' as '-'>); sheets with no index
-# (tango_nuevo) or non-French ranks (slavic_costumes) are never used.
+# Held out from training: the project's one split, models/training/designs.json ("heldout"), in the
+# synth generator's design names; designs with no index (tango-nuevo, ornamental) or non-French
+# ranks (slavic-costumes) are never used.
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'designs.json')) as _f:
     HELD_OUT_DESIGNS = set(json.load(_f)['heldout'])
-NEVER = {'tango_nuevo', 'slavic_costumes', 'ornamental'}
-
-
-def design_name(sheet):
-    """The synth generator's design name of a render_sheets.sh sheet."""
-    return 'gnome-' + sheet.replace('_', '-')
+NEVER = {'gnome-tango-nuevo', 'gnome-slavic-costumes', 'gnome-ornamental'}
 
 
 def class_index(rank, suit):      # scoring::Card::index(): suit * 13 + rank - 1
     return suit * 13 + rank
 
 
-def load_sheet(path):
-    im = cv2.imread(path, cv2.IMREAD_UNCHANGED)
-    h, w = im.shape[:2]
-    cw, ch = w / 13.0, h / 5.0
+def load_cardart(design_dir):
+    """The 52 faces of one design of the synth card-art cache (render_card_art.sh): faces/<RANK><SUIT>.png."""
     cells = {}
     for s in range(4):
         for r in range(13):
-            c = im[int(round(s * ch)):int(round((s + 1) * ch)), int(round(r * cw)):int(round((r + 1) * cw))]
-            cells[class_index(r, s)] = c
+            im = cv2.imread(os.path.join(design_dir, 'faces', RANKS[r] + SUITS[s] + '.png'), cv2.IMREAD_UNCHANGED)
+            if im is None or im.ndim != 3:
+                return None
+            if im.shape[2] == 3:   # a few renders come without alpha
+                im = np.dstack([im, np.full(im.shape[:2], 255, np.uint8)])
+            cells[class_index(r, s)] = im
     return cells
 
 
-def index_blobs(card):
-    """Rank-glyph and pip blob centres of the top-left index of a flat card image (BGRA)."""
+def index_blobs(card, max_glyph=0.16):
+    """Rank-glyph and pip blob centres of the top-left index of a flat card image (BGRA); glyphs up to
+    max_glyph of the card height (index_blobs_any retries with the larger KDE indices)."""
     h, w = card.shape[:2]
     a = card[:, :, 3:4].astype(np.float32) / 255
     gray = cv2.cvtColor((card[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8), cv2.COLOR_BGR2GRAY)
@@ -55,7 +57,7 @@ def index_blobs(card):
     cand = []
     for i in range(1, n):
         x, y, bw_, bh, ar = st[i]
-        if x < 0.25 * w and y < 0.36 * h and 0.03 * h < max(bw_, bh) < 0.16 * h and ar > 8 and x > 1 and y > 1:
+        if x < 0.25 * w and y < 0.36 * h and 0.03 * h < max(bw_, bh) < max_glyph * h and ar > 8 and x > 1 and y > 1:
             cand.append((y, x, bw_, bh, cen[i]))
     if len(cand) < 2:
         return None
@@ -67,6 +69,11 @@ def index_blobs(card):
         return None
     pip = min(below, key=lambda c: c[0])
     return [c[4] for c in rank], pip[4], max(top[2], top[3])
+
+
+def index_blobs_any(card):
+    """index_blobs, retried for the large indices of some designs (KDE nicu: rank glyph 0.19 of the height)."""
+    return index_blobs(card) or index_blobs(card, 0.21)
 
 
 def random_background(rng, H, W):
@@ -98,17 +105,20 @@ def random_background(rng, H, W):
     return bg
 
 
-def make_scene(rng, decks, H=480, W=640):
+def make_scene(rng, decks, H=480, W=640, small_frac=0.0, dark_frac=0.2):
     """One scene: (bgr image, list of (class, A-centres, pip-centre, z-map id)), id map."""
     img = random_background(rng, H, W).astype(np.float32)
     ids = np.full((H, W), -1, np.int32)
     cards = []
     ncards = int(rng.integers(1, 15))
     design = decks[int(rng.integers(0, len(decks)))]
-    dark = rng.random() < 0.2
+    dark = rng.random() < dark_frac
     # cluster centre for overlaps/fans
     cx0, cy0 = rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H
-    card_h = float(np.exp(rng.uniform(np.log(60), np.log(420))))  # real indices: 12-40 px
+    if rng.random() < small_frac:   # small cards: indices 6-14 px tall, as on webcam_table
+        card_h = float(np.exp(rng.uniform(np.log(40), np.log(130))))
+    else:
+        card_h = float(np.exp(rng.uniform(np.log(60), np.log(420))))  # real indices: 12-40 px
     fan = rng.random() < 0.4
     ang0 = rng.uniform(0, 360)
     for k in range(ncards):
@@ -198,30 +208,40 @@ def label_candidates(cands, cards, ids, scale_xy):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('sheets'); ap.add_argument('out')
+    ap.add_argument('art'); ap.add_argument('out')
     ap.add_argument('--scenes', type=int, default=2000); ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--designs', default='train', help="'train', 'heldout' or a comma list")
     ap.add_argument('--neg-ratio', type=float, default=3.0)
+    ap.add_argument('--small-frac', type=float, default=0.5, help='share of scenes with small cards (indices 6-14 px)')
+    ap.add_argument('--dark-frac', type=float, default=0.3, help='share of scenes with dark-faced (inverted, tinted) decks')
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
-    names = sorted(f[:-4] for f in os.listdir(a.sheets) if f.endswith('.png'))
+    if not os.path.isfile(os.path.join(a.art, 'manifest.json')):
+        sys.exit(f'{a.art}: no card-art cache (render it with render_card_art.sh)')
+    names = sorted(d for d in os.listdir(a.art) if os.path.isdir(os.path.join(a.art, d, 'faces')))
     names = [n for n in names if n not in NEVER]
     if a.designs == 'train':
-        names = [n for n in names if design_name(n) not in HELD_OUT_DESIGNS]
+        names = [n for n in names if n not in HELD_OUT_DESIGNS]
     elif a.designs == 'heldout':
-        names = [n for n in names if design_name(n) in HELD_OUT_DESIGNS]
+        names = [n for n in names if n in HELD_OUT_DESIGNS]
     else:
         names = a.designs.split(',')
     decks = []
     for n in names:
-        cells = load_sheet(os.path.join(a.sheets, n + '.png'))
-        d = {c: (art, index_blobs(art)) for c, art in cells.items()}
+        cells = load_cardart(os.path.join(a.art, n))
+        if cells is None:
+            print(f'{n}: incomplete, skipped', file=sys.stderr)
+            continue
+        d = {c: (art, index_blobs_any(art)) for c, art in cells.items()}
         bad = sum(v[1] is None for v in d.values())
         print(f'{n}: index found on {52 - bad}/52', file=sys.stderr)
+        if bad > 26:
+            print(f'{n}: too few indices found, skipped', file=sys.stderr)
+            continue
         decks.append(d)
     X, Y = [], []
     for i in range(a.scenes):
-        img, ids, cards = make_scene(rng, decks)
+        img, ids, cards = make_scene(rng, decks, small_frac=a.small_frac, dark_frac=a.dark_frac)
         H, W = img.shape[:2]
         img = photometric(rng, img)
         sx, sy = img.shape[1] / W, img.shape[0] / H

@@ -111,17 +111,17 @@ TEST(Detector, TwoCornersOfOneCardAreOneCard) {
 TEST(RealCards, WebcamTableAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    CardScore s = scoreGroup("webcam_table", 2);  // committed model: precision 0.868, recall 0.549 (MODEL.md)
+    CardScore s = scoreGroup("webcam_table", 2);  // committed model on this subset: precision 0.855, recall 0.577
     EXPECT_GE(s.precision(), 0.84) << "tp " << s.truePositives << " fp " << s.falsePositives;
-    EXPECT_GE(s.recall(), 0.52) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+    EXPECT_GE(s.recall(), 0.56) << "tp " << s.truePositives << " fn " << s.falseNegatives;
 }
 
 TEST(RealCards, PhoneAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    CardScore s = scoreGroup("phone", 6);  // committed model: precision 0.864, recall 0.699 (MODEL.md)
-    EXPECT_GE(s.precision(), 0.83) << "tp " << s.truePositives << " fp " << s.falsePositives;
-    EXPECT_GE(s.recall(), 0.66) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+    CardScore s = scoreGroup("phone", 6);  // committed model on this subset: precision 0.862, recall 0.767
+    EXPECT_GE(s.precision(), 0.84) << "tp " << s.truePositives << " fp " << s.falsePositives;
+    EXPECT_GE(s.recall(), 0.74) << "tp " << s.truePositives << " fn " << s.falseNegatives;
 }
 
 TEST(Evaluation, CardLevelScoringFollowsTheReadme) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <opencv2/imgproc.hpp>
 
@@ -13,11 +14,9 @@ struct Blob {
     float x, y, s;
 };
 
-std::vector<Blob> inkBlobs(const cv::Mat& g, const ProposalParams& p) {
-    cv::Mat bw, labels, stats, centroids;
-    cv::adaptiveThreshold(g, bw, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY_INV, p.block, p.thresholdC);
+void blobsOf(const cv::Mat& bw, const ProposalParams& p, std::vector<Blob>& out) {
+    cv::Mat labels, stats, centroids;
     int n = cv::connectedComponentsWithStats(bw, labels, stats, centroids, 8, CV_32S);
-    std::vector<Blob> out;
     for (int i = 1; i < n; ++i) {
         int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
         int area = stats.at<int>(i, cv::CC_STAT_AREA);
@@ -27,7 +26,52 @@ std::vector<Blob> inkBlobs(const cv::Mat& g, const ProposalParams& p) {
         if (fill < 0.12 || fill > 0.97) continue;
         out.push_back({float(centroids.at<double>(i, 0)), float(centroids.at<double>(i, 1)), float(s)});
     }
-    return out;
+}
+
+// Ink blobs of both polarities of one level: dark ink where g <= mean - C, light ink where
+// g >= mean + C (mean over block x block, replicated border), the same masks as cv::adaptiveThreshold
+// (MEAN_C, BINARY_INV) of g and of 255 - g, from one box filter.
+void inkBlobs(const cv::Mat& g, const ProposalParams& p, std::vector<Blob>& dark, std::vector<Blob>& light) {
+    cv::Mat mean;
+    cv::boxFilter(g, mean, g.type(), cv::Size(p.block, p.block), cv::Point(-1, -1), true,
+                  cv::BORDER_REPLICATE | cv::BORDER_ISOLATED);
+    const int c = int(std::floor(p.thresholdC));
+    cv::Mat bwDark(g.size(), CV_8U), bwLight(g.size(), CV_8U);
+    for (int y = 0; y < g.rows; ++y) {
+        const std::uint8_t* gs = g.ptr<std::uint8_t>(y);
+        const std::uint8_t* ms = mean.ptr<std::uint8_t>(y);
+        std::uint8_t* d = bwDark.ptr<std::uint8_t>(y);
+        std::uint8_t* l = bwLight.ptr<std::uint8_t>(y);
+        for (int x = 0; x < g.cols; ++x) {
+            const int diff = int(gs[x]) - int(ms[x]);
+            d[x] = diff <= -c ? 255 : 0;
+            l[x] = diff >= c ? 255 : 0;
+        }
+    }
+    blobsOf(bwDark, p, dark);
+    blobsOf(bwLight, p, light);
+}
+
+// Ordered pairs (i above j) of blobs of compatible size and distance; blobs sorted by x so that only
+// neighbours within the largest possible distance are compared.
+void pairBlobs(std::vector<Blob>& bl, float f, bool inv, std::vector<IndexCandidate>& out) {
+    if (bl.size() < 2) return;
+    std::sort(bl.begin(), bl.end(), [](const Blob& a, const Blob& b) { return a.x < b.x; });
+    float sMax = 0;
+    for (const Blob& b : bl) sMax = std::max(sMax, b.s);
+    const float reach = 1.9f * sMax;
+    for (std::size_t i = 0; i < bl.size(); ++i) {
+        for (std::size_t j = i + 1; j < bl.size() && bl[j].x - bl[i].x < reach; ++j) {
+            float smax = std::max(bl[i].s, bl[j].s), smin = std::min(bl[i].s, bl[j].s);
+            if (smin < 0.3f * smax) continue;
+            float dx = bl[i].x - bl[j].x, dy = bl[i].y - bl[j].y;
+            float d2 = dx * dx + dy * dy;
+            if (d2 <= (0.55f * smax) * (0.55f * smax) || d2 >= (1.9f * smax) * (1.9f * smax)) continue;
+            cv::Point2f pi(bl[i].x * f, bl[i].y * f), pj(bl[j].x * f, bl[j].y * f);
+            out.push_back({pi, pj, inv});
+            out.push_back({pj, pi, inv});
+        }
+    }
 }
 
 }  // namespace
@@ -43,28 +87,19 @@ ProposalPyramid buildPyramid(const cv::Mat& gray8, const ProposalParams& p) {
         cv::resize(last, half, cv::Size(last.cols / 2, last.rows / 2), 0, 0, cv::INTER_AREA);
         pyr.levels.push_back(half);
     }
-    for (const cv::Mat& l : pyr.levels) pyr.inverted.push_back(255 - l);
     return pyr;
 }
 
 std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, const ProposalParams& p) {
     std::vector<IndexCandidate> out;
+    std::vector<Blob> dark, light;
     for (std::size_t li = 0; li < pyr.levels.size(); ++li) {
-        float f = float(1 << li);
-        for (bool inv : {false, true}) {
-            std::vector<Blob> bl = inkBlobs(inv ? pyr.inverted[li] : pyr.levels[li], p);
-            for (std::size_t i = 0; i < bl.size(); ++i) {
-                for (std::size_t j = 0; j < bl.size(); ++j) {
-                    if (i == j) continue;
-                    float smax = std::max(bl[i].s, bl[j].s), smin = std::min(bl[i].s, bl[j].s);
-                    if (smin < 0.3f * smax) continue;
-                    float dx = bl[i].x - bl[j].x, dy = bl[i].y - bl[j].y;
-                    float d2 = dx * dx + dy * dy;
-                    if (d2 <= (0.55f * smax) * (0.55f * smax) || d2 >= (1.9f * smax) * (1.9f * smax)) continue;
-                    out.push_back({{bl[i].x * f, bl[i].y * f}, {bl[j].x * f, bl[j].y * f}, inv});
-                }
-            }
-        }
+        const float f = float(1 << li);
+        dark.clear();
+        light.clear();
+        inkBlobs(pyr.levels[li], p, dark, light);
+        pairBlobs(dark, f, false, out);
+        pairBlobs(light, f, true, out);
     }
     return out;
 }
@@ -75,16 +110,48 @@ cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const
     k = std::clamp(k, 0, int(pyr.levels.size()) - 1);
     double q = double(1 << k);
     double ax = c.a.x / q, ay = c.a.y / q, bx = c.b.x / q, by = c.b.y / q;
-    double vx = bx - ax, vy = by - ay, dd = std::hypot(vx, vy);
+    double vx = bx - ax, vy = by - ay, dd = std::max(std::hypot(vx, vy), 1e-6);
     double dx = vx / dd, dy = vy / dd, rx = -dy, ry = dx;
     double cx = (ax + bx) / 2, cy = (ay + by) / 2;
     double sw = p.spanWidth * dd, sh = p.spanHeight * dd;
     double kx = sw / p.patchWidth, ky = sh / p.patchHeight;
-    cv::Matx23d m(rx * kx, dx * ky, cx - rx * sw / 2 - dx * sh / 2,
-                  ry * kx, dy * ky, cy - ry * sw / 2 - dy * sh / 2);
-    cv::Mat patch;
-    cv::warpAffine(c.invert ? pyr.inverted[k] : pyr.levels[k], patch, m, cv::Size(p.patchWidth, p.patchHeight),
-                   cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    // patch pixel (u, v) samples the level at (m00 u + m01 v + m02, m10 u + m11 v + m12), bilinear,
+    // border replicated: what cv::warpAffine(..., WARP_INVERSE_MAP, BORDER_REPLICATE) computes, without
+    // its per-call set-up and fixed-point coordinates (differences of a grey level at most)
+    const float m00 = float(rx * kx), m01 = float(dx * ky), m02 = float(cx - rx * sw / 2 - dx * sh / 2);
+    const float m10 = float(ry * kx), m11 = float(dy * ky), m12 = float(cy - ry * sw / 2 - dy * sh / 2);
+    const cv::Mat& src = pyr.levels[std::size_t(k)];
+    const int W = src.cols, H = src.rows;
+    const std::size_t step = src.step[0];
+    const std::uint8_t* base = src.ptr<std::uint8_t>();
+    cv::Mat patch(p.patchHeight, p.patchWidth, CV_8U);
+    // inside: every sample and its right/lower neighbour lie in the level (no clamping needed)
+    bool inside = true;
+    for (float u : {0.f, float(p.patchWidth - 1)})
+        for (float v : {0.f, float(p.patchHeight - 1)}) {
+            const float x = m00 * u + m01 * v + m02, y = m10 * u + m11 * v + m12;
+            inside = inside && x >= 0.f && y >= 0.f && x < float(W - 1) && y < float(H - 1);
+        }
+    const std::uint8_t flip = c.invert ? 255 : 0;
+    for (int v = 0; v < p.patchHeight; ++v) {
+        std::uint8_t* out = patch.ptr<std::uint8_t>(v);
+        float x = m01 * float(v) + m02, y = m11 * float(v) + m12;
+        for (int u = 0; u < p.patchWidth; ++u, x += m00, y += m10) {
+            const int x0 = int(x + 4096.f) - 4096, y0 = int(y + 4096.f) - 4096;  // floor for |x| < 4096
+            const float wx = x - float(x0), wy = y - float(y0);
+            int xa = x0, xb = x0 + 1, ya = y0, yb = y0 + 1;
+            if (!inside) {
+                xa = std::clamp(xa, 0, W - 1); xb = std::clamp(xb, 0, W - 1);
+                ya = std::clamp(ya, 0, H - 1); yb = std::clamp(yb, 0, H - 1);
+            }
+            const std::uint8_t* ra = base + std::size_t(ya) * step;
+            const std::uint8_t* rb = base + std::size_t(yb) * step;
+            const float top = float(ra[xa]) + wx * (float(ra[xb]) - float(ra[xa]));
+            const float bot = float(rb[xa]) + wx * (float(rb[xb]) - float(rb[xa]));
+            const int val = int(top + wy * (bot - top) + 0.5f);  // 0..255: a convex mix of bytes
+            out[u] = std::uint8_t(val ^ flip);
+        }
+    }
     return patch;
 }
 

@@ -43,7 +43,7 @@ struct Detection {
 struct DetectorOptions {
     std::string modelDir;          // empty: resolveModelDir()
     float minConfidence = 0.80f;   // an index is reported at or above this probability (calibrated: models/MODEL.md)
-    float gateThreshold = 0.07f;   // patches the pre-filter rates less likely an index are not read (MODEL.md)
+    float gateThreshold = 0.30f;   // patches the pre-filter rates less likely an index are not read (MODEL.md)
     int workMaxSide = 1024;        // larger pictures are shrunk to this longest side first
     bool findOutlines = true;
 };

@@ -31,15 +31,15 @@ struct IndexCandidate {
     bool invert = false;
 };
 
-// The image pyramid the proposals and patches are computed on (median-filtered gray, halved per level).
+// The image pyramid the proposals and patches are computed on (median-filtered gray, halved per level;
+// light-ink patches are cut from it and inverted).
 struct ProposalPyramid {
     std::vector<cv::Mat> levels;
-    std::vector<cv::Mat> inverted;
 };
 
 ProposalPyramid buildPyramid(const cv::Mat& gray8, const ProposalParams& p = {});
 
-// All candidate pairs of the pyramid, in level-0 pixels.
+// All candidate pairs of the pyramid, in level-0 pixels (the same set as the twin's, in another order).
 std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, const ProposalParams& p = {});
 
 // The upright patch (CV_8U, patchWidth x patchHeight, dark ink) of one candidate.
