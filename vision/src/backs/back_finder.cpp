@@ -182,14 +182,15 @@ std::vector<BackCandidate> clusterCards(const Blob& b, const cv::Mat& gray, cons
 
 // Loose cards that touch or overlap (a batch scene), with the scene's card size known: cards of
 // that size are fitted into the blob one after another. Each step tries card-sized rectangles at
-// every angle (6 degrees apart) and position; a rectangle must lie (almost) inside the blob, and
-// the one covering the most blob not yet covered, helped by image edges along its border, is a
-// card. It stops when no rectangle adds a quarter of a card. Hands and glare joined to the cards
+// every angle (7.5 degrees apart), position and four sizes (0.82-1.1 of the scene's card, for
+// perspective); a rectangle must lie (almost) inside the blob, and the one with image edges along
+// its border (weighted most) that covers the most blob not yet covered is a card. It stops when no rectangle adds a quarter of a card. Hands and glare joined to the cards
 // hold no card-sized rectangle and are left out; when the cards cover less than `minCover` of the
 // blob, nothing is returned (the blob is read as a row instead).
 std::vector<BackCandidate> fitCards(const Blob& b, const cv::Mat& mask, const cv::Mat& edges,
                                     float cardLong, float cardAspect, float minCover) {
     std::vector<BackCandidate> out;
+    const double edgeW = 3.0;  // card borders along the rectangle's sides weigh most
     const float ds = std::min(1.f, 40.f / std::max(1.f, cardLong));  // fit at ~40 px card length
     const float cl = cardLong * ds, cs = cl / cardAspect;
     const cv::Rect bb = cv::boundingRect(b.contour);
@@ -262,7 +263,7 @@ std::vector<BackCandidate> fitCards(const Blob& b, const cv::Mat& mask, const cv
                         const double eg = (fs(v.ie, x, y - 1, ww, t) + fs(v.ie, x, y + hh - 1, ww, t) +
                                            fs(v.ie, x - 1, y, t, hh) + fs(v.ie, x + ww - 1, y, t, hh)) /
                                           (2.0 * t * (ww + hh));
-                        const double sc = nw + 0.6 * eg + 0.2 * in / px;
+                        const double sc = nw + edgeW * eg + 0.2 * in / px;
                         if (sc > best) {
                             best = sc;
                             ba = a;
@@ -567,8 +568,26 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         std::nth_element(longs.begin(), longs.begin() + long(longs.size() / 2), longs.end());
         cardLong = longs[longs.size() / 2];
     }
+    // the median loose card's area: a card-shaped blob twice that is two cards side by side
+    std::vector<double> areas;
+    for (const auto& b : singles) areas.push_back(b.area);
+    double cardArea = 0;
+    if (areas.size() >= 3) {
+        std::nth_element(areas.begin(), areas.begin() + long(areas.size() / 2), areas.end());
+        cardArea = areas[areas.size() / 2];
+    }
     int row = 0;
     for (const auto& b : singles) {
+        if (options.fitClusters && cardArea > 0 && b.area > 1.6 * cardArea) {
+            auto cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover);
+            if (cards.size() >= 2) {
+                for (auto c : cards) {
+                    c.quad = scaled(c.quad, 1.f / scale);
+                    out.push_back(c);
+                }
+                continue;
+            }
+        }
         // a card-shaped blob may be a short row (a few cards spread less than a card is tall, or
         // a little more): read it as a row both ways; it stays one card unless clear edges show
         float score = 0, s2 = 0;
