@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -205,6 +206,65 @@ TEST(LakeCounter, CountsARibbonSpreadByStrips) {
         EXPECT_EQ(got.total(), n) << "trial " << trial;
         EXPECT_EQ(got.counts, truthCounts(deckOf)) << "trial " << trial;
     }
+}
+
+// A batch scene: a few cards lying alone (they give the card's size) and clusters of two or three
+// loose cards of different decks that touch or overlap a little, at different angles. Without
+// fitting cards into the clusters (`fitClusters = false`) they are read as rows and miscounted.
+// Needs: every card found in each trial, and exact per-deck counts in at least 2 of the 3.
+TEST(LakeCounter, CountsTouchingLooseCardsOfSeveralDecksExactly) {
+    cv::RNG rng(9);
+    int exact = 0;
+    for (int trial = 0; trial < 3; ++trial) {
+        cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));  // green cloth
+        cv::Mat grain(img.size(), CV_8UC3);
+        rng.fill(grain, cv::RNG::UNIFORM, 0, 12);
+        img += grain;
+        const float h = 150.f;
+        std::vector<int> deckOf;
+        auto card = [&](cv::Point2f c, float a) {
+            const int d = rng.uniform(0, 4);
+            const cv::Mat& art = decks().art[std::size_t(d)];
+            const float w = h * float(art.cols) / float(art.rows);
+            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+            vi::drawCard(img, art,
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            deckOf.push_back(d);
+        };
+        auto jitter = [&] { return float(rng.uniform(-0.15, 0.15)); };
+        // alone
+        card({120, 130}, jitter());
+        card({120, 560}, 1.4f + jitter());
+        card({1170, 140}, 0.5f + jitter());
+        card({1160, 580}, jitter());
+        // two side by side, touching along their long edges (a little turned against each other)
+        card({330, 360}, jitter());
+        card({330 + 0.69f * h + 2, 360}, 0.12f + jitter());
+        // two overlapping by a quarter, the second turned a lot
+        card({690, 200}, 0.3f + jitter());
+        card({690 + 0.75f * 0.69f * h, 250}, 1.1f + jitter());
+        // three: a card with two others touching it at its ends, turned
+        card({800, 520}, 1.57f + jitter());
+        card({800 - 0.5f * h - 0.3f * 0.69f * h, 560}, 0.2f + jitter());
+        card({800 + 0.5f * h + 0.3f * 0.69f * h, 500}, -0.25f + jitter());
+        std::vector<uchar> jpg;
+        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 80});
+        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        const vi::DeckCount got = vi::countBacks(img, decks().matcher);
+        EXPECT_EQ(got.total(), int(deckOf.size())) << "trial " << trial;
+        exact += got.counts == truthCounts(deckOf) && got.unknown == 0 ? 1 : 0;
+        if (const char* dir = std::getenv("NERTZ_TEST_DRAW")) {
+            for (const auto& c : got.cards)
+                for (std::size_t k = 0; k < 4; ++k)
+                    cv::line(img, c.quad[k], c.quad[(k + 1) % 4],
+                             c.deck < 0 ? cv::Scalar(0, 0, 255) : cv::Scalar(255, 255, 0), 2);
+            cv::imwrite(std::string(dir) + "/touch" + std::to_string(trial) + ".png", img);
+        }
+    }
+    // measured 2026-11-23: trials 0 and 2 exact, trial 1 one card unknown (the side-by-side pair is
+    // fitted with a card straddling both); without the cluster fit none of the 3 is exact
+    EXPECT_GE(exact, 2);
 }
 
 TEST(StreamCounter, CountsA50CardClipDealtAt3PerSecondExactly) {

@@ -180,6 +180,139 @@ std::vector<BackCandidate> clusterCards(const Blob& b, const cv::Mat& gray, cons
     return out;
 }
 
+// Loose cards that touch or overlap (a batch scene), with the scene's card size known: cards of
+// that size are fitted into the blob one after another. Each step tries card-sized rectangles at
+// every angle (7.5 degrees apart), position and four sizes (0.82-1.1 of the scene's card, for
+// perspective); a rectangle must lie (almost) inside the blob, and the one with image edges along
+// its border (weighted most) that covers the most blob not yet covered is a card. It stops when no rectangle adds a quarter of a card. Hands and glare joined to the cards
+// hold no card-sized rectangle and are left out; when the cards cover less than `minCover` of the
+// blob, nothing is returned (the blob is read as a row instead).
+std::vector<BackCandidate> fitCards(const Blob& b, const cv::Mat& mask, const cv::Mat& edges,
+                                    float cardLong, float cardAspect, float minCover) {
+    std::vector<BackCandidate> out;
+    const double edgeW = 3.0;  // card borders along the rectangle's sides weigh most
+    const float ds = std::min(1.f, 40.f / std::max(1.f, cardLong));  // fit at ~40 px card length
+    const float cl = cardLong * ds, cs = cl / cardAspect;
+    const cv::Rect bb = cv::boundingRect(b.contour);
+    const int margin = int(std::ceil(cardLong * 0.2f)) + 2;
+    const cv::Rect roi = (bb + cv::Size(2 * margin, 2 * margin) - cv::Point(margin, margin)) &
+                         cv::Rect(0, 0, mask.cols, mask.rows);
+    cv::Mat m = cv::Mat::zeros(roi.size(), CV_8U);
+    {
+        std::vector<cv::Point> c = b.contour;
+        for (auto& p : c) p -= roi.tl();
+        cv::drawContours(m, std::vector<std::vector<cv::Point>>{c}, 0, cv::Scalar(255), cv::FILLED);
+    }
+    cv::Mat e = edges(roi) & m;
+    cv::Mat ms, es;
+    cv::resize(m, ms, cv::Size(), ds, ds, cv::INTER_AREA);
+    cv::resize(e, es, cv::Size(), ds, ds, cv::INTER_AREA);
+    cv::threshold(ms, ms, 127, 1, cv::THRESH_BINARY);
+    es.convertTo(es, CV_32F, 1.0 / 255.0);
+    const int diag = int(std::ceil(std::hypot(ms.cols, ms.rows))) + 2;
+    const cv::Point2f c0(ms.cols / 2.f, ms.rows / 2.f), c1(diag / 2.f, diag / 2.f);
+    const int w = std::max(3, int(std::lround(cs))), h = std::max(3, int(std::lround(cl)));
+    const double cardPx = double(w) * h;
+    const int nAng = 24;
+    struct View {
+        cv::Mat rot;  // roi(ds) -> rotated canvas
+        cv::Mat inv;
+        cv::Mat m, e, cov;
+        cv::Mat im, ie;
+    };
+    std::vector<View> views(nAng);
+    for (int a = 0; a < nAng; ++a) {
+        View& v = views[std::size_t(a)];
+        v.rot = cv::getRotationMatrix2D(c0, 180.0 * a / nAng, 1.0);
+        v.rot.at<double>(0, 2) += c1.x - c0.x;
+        v.rot.at<double>(1, 2) += c1.y - c0.y;
+        cv::invertAffineTransform(v.rot, v.inv);
+        cv::warpAffine(ms, v.m, v.rot, cv::Size(diag, diag), cv::INTER_NEAREST);
+        cv::warpAffine(es, v.e, v.rot, cv::Size(diag, diag), cv::INTER_LINEAR);
+        v.cov = cv::Mat::zeros(diag, diag, CV_8U);
+        cv::integral(v.m, v.im, CV_32S);
+        cv::integral(v.e, v.ie, CV_32F);
+    }
+    const int maxCards = int(std::ceil(cv::countNonZero(ms) / (0.4 * cardPx))) + 1;
+    for (int iter = 0; iter < maxCards; ++iter) {
+        double best = 0;
+        int ba = -1, bx = 0, by = 0, bw = w, bh = h;
+        for (int a = 0; a < nAng; ++a) {
+            View& v = views[std::size_t(a)];
+            cv::Mat fresh = v.m & (1 - v.cov), ifr;
+            cv::integral(fresh, ifr, CV_32S);
+            auto rs = [](const cv::Mat& I, int x, int y, int ww, int hh) {
+                return double(I.at<int>(y + hh, x + ww) - I.at<int>(y, x + ww) -
+                              I.at<int>(y + hh, x) + I.at<int>(y, x));
+            };
+            auto fs = [](const cv::Mat& I, int x, int y, int ww, int hh) {
+                return double(I.at<float>(y + hh, x + ww) - I.at<float>(y, x + ww) -
+                              I.at<float>(y + hh, x) + I.at<float>(y, x));
+            };
+            for (const float k : {0.82f, 0.91f, 1.f, 1.1f}) {
+                const int ww = std::max(3, int(std::lround(w * k))),
+                          hh = std::max(3, int(std::lround(h * k)));
+                const double px = double(ww) * hh;
+                for (int y = 1; y + hh + 1 < diag; ++y)
+                    for (int x = 1; x + ww + 1 < diag; ++x) {
+                        const double in = rs(v.im, x, y, ww, hh);
+                        if (in < 0.9 * px) continue;
+                        const double nw = rs(ifr, x, y, ww, hh) / cardPx;  // in nominal cards
+                        if (nw < 0.25) continue;
+                        const int t = 2;
+                        const double eg = (fs(v.ie, x, y - 1, ww, t) + fs(v.ie, x, y + hh - 1, ww, t) +
+                                           fs(v.ie, x - 1, y, t, hh) + fs(v.ie, x + ww - 1, y, t, hh)) /
+                                          (2.0 * t * (ww + hh));
+                        const double sc = nw + edgeW * eg + 0.2 * in / px;
+                        if (sc > best) {
+                            best = sc;
+                            ba = a;
+                            bx = x;
+                            by = y;
+                            bw = ww;
+                            bh = hh;
+                        }
+                    }
+            }
+        }
+        if (ba < 0) break;
+        // the card's corners in the roi, then in the picture (work scale)
+        const View& v = views[std::size_t(ba)];
+        std::array<cv::Point2f, 4> rc{cv::Point2f(float(bx), float(by)),
+                                      cv::Point2f(float(bx + bw), float(by)),
+                                      cv::Point2f(float(bx + bw), float(by + bh)),
+                                      cv::Point2f(float(bx), float(by + bh))};
+        Quad q;
+        std::vector<cv::Point2f> roiPts(4);
+        for (std::size_t i = 0; i < 4; ++i) {
+            const cv::Point2f p = rc[i];
+            roiPts[i] = cv::Point2f(float(v.inv.at<double>(0, 0) * p.x + v.inv.at<double>(0, 1) * p.y +
+                                          v.inv.at<double>(0, 2)),
+                                    float(v.inv.at<double>(1, 0) * p.x + v.inv.at<double>(1, 1) * p.y +
+                                          v.inv.at<double>(1, 2)));
+            q[i] = roiPts[i] * (1.f / ds) + cv::Point2f(roi.tl());
+        }
+        BackCandidate cand;
+        cand.quad = readingOrder(q);
+        out.push_back(cand);
+        // mark it covered in every view
+        for (auto& vv : views) {
+            std::vector<cv::Point> poly(4);
+            for (std::size_t i = 0; i < 4; ++i) {
+                const cv::Point2f p = roiPts[i];
+                poly[i] = cv::Point(int(std::lround(vv.rot.at<double>(0, 0) * p.x + vv.rot.at<double>(0, 1) * p.y + vv.rot.at<double>(0, 2))),
+                                    int(std::lround(vv.rot.at<double>(1, 0) * p.x + vv.rot.at<double>(1, 1) * p.y + vv.rot.at<double>(1, 2))));
+            }
+            cv::fillConvexPoly(vv.cov, poly, cv::Scalar(1));
+        }
+    }
+    // the cards must explain the blob (a ribbon row, or rows that touch, hold no such fit)
+    const View& v0 = views.front();
+    const double blobPx = cv::countNonZero(v0.m);
+    if (blobPx > 0 && cv::countNonZero(v0.m & v0.cov) < minCover * blobPx) out.clear();
+    return out;
+}
+
 // The learnt edge finder of ribbon rows (models/training/train_row_edges.py): a 1-D convolutional
 // net over the row's columns (the row resampled to kRowH rows, each column normalised) that marks
 // where one card's visible strip ends and the next card begins.
@@ -394,6 +527,11 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     cv::Mat gray;
     cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
     cv::GaussianBlur(gray, gray, cv::Size(3, 3), 0);
+    cv::Mat edges;
+    if (options.fitClusters) {
+        cv::Canny(gray, edges, 40, 100);
+        cv::dilate(edges, edges, cv::Mat());
+    }
 
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
@@ -418,13 +556,38 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     // the card's size from the loose cards (median), else from the rows' thickness
     std::vector<float> longs;
     for (const auto& b : singles) longs.push_back(b.longSide);
+    // with no loose card, near card-shaped blobs (a card with a corner of another) give the size
+    if (options.fitClusters && longs.empty())
+        for (const auto& b : groups) {
+            const double fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+            const float aspect = b.longSide / b.shortSide;
+            if (fill > 0.75 && aspect > 1.2f && aspect < 1.7f) longs.push_back(b.longSide);
+        }
     float cardLong = 0;
     if (!longs.empty()) {
         std::nth_element(longs.begin(), longs.begin() + long(longs.size() / 2), longs.end());
         cardLong = longs[longs.size() / 2];
     }
+    // the median loose card's area: a card-shaped blob twice that is two cards side by side
+    std::vector<double> areas;
+    for (const auto& b : singles) areas.push_back(b.area);
+    double cardArea = 0;
+    if (areas.size() >= 3) {
+        std::nth_element(areas.begin(), areas.begin() + long(areas.size() / 2), areas.end());
+        cardArea = areas[areas.size() / 2];
+    }
     int row = 0;
     for (const auto& b : singles) {
+        if (options.fitClusters && cardArea > 0 && b.area > 1.6 * cardArea) {
+            auto cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover);
+            if (cards.size() >= 2) {
+                for (auto c : cards) {
+                    c.quad = scaled(c.quad, 1.f / scale);
+                    out.push_back(c);
+                }
+                continue;
+            }
+        }
         // a card-shaped blob may be a short row (a few cards spread less than a card is tall, or
         // a little more): read it as a row both ways; it stays one card unless clear edges show
         float score = 0, s2 = 0;
@@ -467,6 +630,14 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
             auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s1);
             auto across = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &s2);
             cards = s2 > s1 ? across : along;
+        } else if (options.fitClusters && cardLong > 0 && fill < options.clusterFill &&
+                   !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {
+            // fitted loose cards (empty when they leave much of the blob unexplained)
+            for (auto c : cards) {
+                c.quad = scaled(c.quad, 1.f / scale);
+                out.push_back(c);
+            }
+            continue;
         } else {
             cards = clusterCards(b, gray, fg, std::min(b.shortSide, cl) / options.cardAspect);
         }

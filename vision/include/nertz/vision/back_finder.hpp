@@ -29,6 +29,11 @@ struct BackFinderOptions {
     bool learntRows = false;
     float rowEdgeThreshold = 0.5f;   // learnt rows: edge probability that marks a card edge
     float rowFill = 0.85f;           // learnt rows: a blob filling this share of its box is a row
+    // Blobs that fill less than `clusterFill` of their box are loose cards that touch or overlap:
+    // cards of the scene's size (the median loose card) are fitted into them one by one.
+    bool fitClusters = true;
+    float clusterFill = 0.80f;
+    float clusterCover = 0.75f;  // the fitted cards must cover this share of the blob
     float shortRowScore = 0.75f;     // learnt rows: a card-shaped blob is a row when its edges
                                      // average this probability
 };
