@@ -16,7 +16,17 @@ struct Blob {
     cv::RotatedRect box;
     double area = 0;
     float shortSide = 0, longSide = 0;
+    double fill = 0;   // area / the minimum-area box's area
+    float aspect = 0;  // long side / short side of that box
 };
+
+// The median of `v` (upper median), 0 when it has fewer than `minCount` values.
+template <typename T>
+T medianOf(std::vector<T> v, std::size_t minCount = 1) {
+    if (v.empty() || v.size() < minCount) return T{};
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
 
 // Corners of a rotated rectangle in the order of the rectangle's own frame, the first edge being
 // along `first` (a unit vector) when given.
@@ -546,9 +556,9 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         b.longSide = std::max(b.box.size.width, b.box.size.height);
         if (b.shortSide < 6) continue;
         b.contour = std::move(c);
-        const double fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
-        const float aspect = b.longSide / b.shortSide;
-        if (fill > 0.85 && aspect > 1.15f && aspect < 1.8f)
+        b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+        b.aspect = b.longSide / b.shortSide;
+        if (b.fill > 0.85 && b.aspect > 1.15f && b.aspect < 1.8f)
             singles.push_back(std::move(b));
         else
             groups.push_back(std::move(b));
@@ -558,45 +568,43 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     for (const auto& b : singles) longs.push_back(b.longSide);
     // with no loose card, near card-shaped blobs (a card with a corner of another) give the size
     if (options.fitClusters && longs.empty())
-        for (const auto& b : groups) {
-            const double fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
-            const float aspect = b.longSide / b.shortSide;
-            if (fill > 0.75 && aspect > 1.2f && aspect < 1.7f) longs.push_back(b.longSide);
-        }
-    float cardLong = 0;
-    if (!longs.empty()) {
-        std::nth_element(longs.begin(), longs.begin() + long(longs.size() / 2), longs.end());
-        cardLong = longs[longs.size() / 2];
-    }
-    // the median loose card's area: a card-shaped blob twice that is two cards side by side
+        for (const auto& b : groups)
+            if (b.fill > 0.75 && b.aspect > 1.2f && b.aspect < 1.7f) longs.push_back(b.longSide);
+    const float cardLong = medianOf(longs);
+    // the median loose card's area (of 3 or more): a card-shaped blob twice that is two cards side by side
     std::vector<double> areas;
     for (const auto& b : singles) areas.push_back(b.area);
-    double cardArea = 0;
-    if (areas.size() >= 3) {
-        std::nth_element(areas.begin(), areas.begin() + long(areas.size() / 2), areas.end());
-        cardArea = areas[areas.size() / 2];
-    }
+    const double cardArea = medianOf(areas, 3);
     int row = 0;
+    // Cards found at work scale go out in frame pixels; the cards of one row share a row number.
+    auto emit = [&](std::vector<BackCandidate> cards, bool inRow) {
+        for (auto& c : cards) {
+            c.quad = scaled(c.quad, 1.f / scale);
+            if (inRow) {
+                c.inRow = true;
+                c.row = row;
+            }
+            out.push_back(std::move(c));
+        }
+        if (inRow) ++row;
+    };
     for (const auto& b : singles) {
         if (options.fitClusters && cardArea > 0 && b.area > 1.6 * cardArea) {
             auto cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover);
             if (cards.size() >= 2) {
-                for (auto c : cards) {
-                    c.quad = scaled(c.quad, 1.f / scale);
-                    out.push_back(c);
-                }
+                emit(std::move(cards), false);
                 continue;
             }
         }
         // a card-shaped blob may be a short row (a few cards spread less than a card is tall, or
         // a little more): read it as a row both ways; it stays one card unless clear edges show
-        float score = 0, s2 = 0;
+        BackCandidate single;
+        single.quad = looseQuad(b);
         if (!options.learntRows) {
-            BackCandidate c;
-            c.quad = scaled(looseQuad(b), 1.f / scale);
-            out.push_back(c);
+            emit({single}, false);
             continue;
         }
+        float score = 0, s2 = 0;
         auto cards = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &score);
         auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s2);
         if (s2 > score) {
@@ -604,18 +612,10 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
             score = s2;
         }
         if (cards.size() >= 2 && score >= options.shortRowScore * float(cards.size() - 1)) {
-            for (auto c : cards) {
-                c.quad = scaled(c.quad, 1.f / scale);
-                c.inRow = true;
-                c.row = row;
-                out.push_back(c);
-            }
-            ++row;
+            emit(std::move(cards), true);
             continue;
         }
-        BackCandidate c;
-        c.quad = scaled(looseQuad(b), 1.f / scale);
-        out.push_back(c);
+        emit({single}, false);
     }
     for (const auto& b : groups) {
         // a blob smaller than half a card is a scrap (a hand's shadow, a corner)
@@ -624,30 +624,20 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         // a ribbon row fills its box; read it both ways, the way with the stronger edges wins.
         // Other blobs are loose cards that touch.
         std::vector<BackCandidate> cards;
-        const double fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
-        if (options.learntRows && fill >= options.rowFill) {
+        if (options.learntRows && b.fill >= options.rowFill) {
             float s1 = 0, s2 = 0;
             auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s1);
             auto across = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &s2);
             cards = s2 > s1 ? across : along;
-        } else if (options.fitClusters && cardLong > 0 && fill < options.clusterFill &&
+        } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&
                    !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {
             // fitted loose cards (empty when they leave much of the blob unexplained)
-            for (auto c : cards) {
-                c.quad = scaled(c.quad, 1.f / scale);
-                out.push_back(c);
-            }
+            emit(std::move(cards), false);
             continue;
         } else {
             cards = clusterCards(b, gray, fg, std::min(b.shortSide, cl) / options.cardAspect);
         }
-        for (auto c : cards) {
-            c.quad = scaled(c.quad, 1.f / scale);
-            c.inRow = true;
-            c.row = row;
-            out.push_back(c);
-        }
-        ++row;
+        emit(std::move(cards), true);
     }
     return out;
 }
