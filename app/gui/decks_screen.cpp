@@ -21,6 +21,17 @@ QList<QPair<QString, QString>> DecksScreen::colours() {
             {"purple", "#6a1b9a"}, {"orange", "#ef6c00"}, {"black", "#212121"}, {"teal", "#00838f"}};
 }
 
+namespace {
+// The overlay colours as items with a swatch (the item's data is the colour's hex code).
+void addColourItems(QComboBox* box) {
+    for (const auto& [label, hex] : DecksScreen::colours()) {
+        QPixmap swatch(20, 20);
+        swatch.fill(QColor(hex));
+        box->addItem(QIcon(swatch), label, hex);
+    }
+}
+}  // namespace
+
 DecksScreen::DecksScreen(LeagueService& service, QWidget* parent) : QWidget(parent), service_(service) {
     auto* outer = new QHBoxLayout(this);
     auto* v = new QVBoxLayout;
@@ -42,11 +53,7 @@ DecksScreen::DecksScreen(LeagueService& service, QWidget* parent) : QWidget(pare
     name_->setPlaceholderText("deck name, e.g. Red bicycle");
     colour_ = new QComboBox;
     colour_->setObjectName("deckColour");
-    for (const auto& [label, hex] : colours()) {
-        QPixmap swatch(20, 20);
-        swatch.fill(QColor(hex));
-        colour_->addItem(QIcon(swatch), label, hex);
-    }
+    addColourItems(colour_);
     form->addWidget(new QLabel("Owner"), 0, 0);
     form->addWidget(owner_, 0, 1);
     form->addWidget(new QLabel("Name"), 1, 0);
@@ -67,11 +74,7 @@ DecksScreen::DecksScreen(LeagueService& service, QWidget* parent) : QWidget(pare
     enrolDeck_->setObjectName("enrolDeck");
     enrolColour_ = new QComboBox;
     enrolColour_->setObjectName("enrolColour");
-    for (const auto& [label, hex] : colours()) {
-        QPixmap swatch(20, 20);
-        swatch.fill(QColor(hex));
-        enrolColour_->addItem(QIcon(swatch), label, hex);
-    }
+    addColourItems(enrolColour_);
     enrolForm->addWidget(new QLabel("Deck to enrol"), 0, 0);
     enrolForm->addWidget(enrolDeck_, 0, 1);
     enrolForm->addWidget(new QLabel("Overlay colour"), 1, 0);
