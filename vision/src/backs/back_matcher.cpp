@@ -20,6 +20,10 @@ void BackMatcher::add(std::string name, BackSignature signature) {
 }
 
 float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
+    return distanceTo(probe, deck, false);
+}
+
+float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly) const {
     float best = std::numeric_limits<float>::max();
     const bool whole = probe.region.whole();
     const float width = probe.region.x1 - probe.region.x0;
@@ -32,6 +36,7 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
                 nearestWidth = d.region.x1 - d.region.x0;
     for (const auto& d : decks_[std::size_t(deck)].signature.descriptors) {
         if (d.region.whole() != whole) continue;
+        if (asSeenOnly && d.blur != 0.f) continue;
         if (!whole && std::abs((d.region.x1 - d.region.x0) - nearestWidth) > 1e-4f) continue;
         best = std::min(best, backDistance(probe, d));
     }
@@ -69,8 +74,11 @@ std::vector<ClosenessWarning> BackMatcher::closeTo(const BackSignature& signatur
     std::vector<ClosenessWarning> out;
     for (int i = 0; i < int(decks_.size()); ++i) {
         float d = std::numeric_limits<float>::max();
+        // views as seen on both sides: the blurred enrolment copies of two decks are closer to
+        // each other than the decks' cards (a warning asks for different decks, not sharper views)
         for (const auto& probe : signature.descriptors)
-            if (probe.region.whole()) d = std::min(d, distanceTo(probe, i));
+            if (probe.region.whole() && probe.blur == 0.f)
+                d = std::min(d, distanceTo(probe, i, true));
         if (d < options_.tooClose) {
             char buf[64];
             std::snprintf(buf, sizeof buf, "%.3f", d);

@@ -71,6 +71,54 @@ void smoothChroma(std::vector<float>& h) {
     normalise(h);
 }
 
+// Per-channel gains (B, G, R) that make the card's margin grey: the bright half of the pixels of a
+// thin frame 2-5% inside the outline (corners left out: they are rounded) gives a reference white
+// as each channel's 80th percentile; each gain is the reference's mean over that channel's value.
+// Gains of up to kBalanceFull (as |log|) apply in full, fading to none at kBalanceOff.
+cv::Vec3f marginGains(const cv::Mat& rect) {
+    const int w = rect.cols, h = rect.rows;
+    const int b0 = int(std::lround(0.022 * h)), b1 = int(std::lround(0.055 * h));  // rows 2..4
+    const int s0 = int(std::lround(0.03 * w)), s1 = int(std::lround(0.0625 * w));  // cols 2..3
+    const int cx = int(std::lround(0.125 * w)), cy = int(std::lround(0.09 * h));   // corners
+    std::vector<cv::Vec3f> px;
+    auto take = [&](int y0, int y1, int x0, int x1) {
+        for (int y = std::max(0, y0); y < std::min(h, y1); ++y) {
+            const cv::Vec3b* p = rect.ptr<cv::Vec3b>(y);
+            for (int x = std::max(0, x0); x < std::min(w, x1); ++x)
+                px.emplace_back(float(p[x][0]), float(p[x][1]), float(p[x][2]));
+        }
+    };
+    take(b0, b1, cx, w - cx);
+    take(h - b1, h - b0, cx, w - cx);
+    take(cy, h - cy, s0, s1);
+    take(cy, h - cy, w - s1, w - s0);
+    if (px.size() < 8) return {1.f, 1.f, 1.f};
+    std::vector<float> sums(px.size());
+    for (std::size_t i = 0; i < px.size(); ++i) sums[i] = px[i][0] + px[i][1] + px[i][2];
+    std::vector<float> sorted = sums;
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2),
+                     sorted.end());
+    const float median = sorted[sorted.size() / 2];
+    cv::Vec3f ref;
+    for (int k = 0; k < 3; ++k) {
+        std::vector<float> v;
+        for (std::size_t i = 0; i < px.size(); ++i)
+            if (sums[i] >= median) v.push_back(px[i][k]);
+        const auto at = v.begin() + std::ptrdiff_t(std::lround(0.8 * double(v.size() - 1)));
+        std::nth_element(v.begin(), at, v.end());
+        ref[k] = std::max(1.f, *at);
+    }
+    const float grey = (ref[0] + ref[1] + ref[2]) / 3.f;
+    float dev = 0.f;  // the largest gain, as |log|
+    for (int k = 0; k < 3; ++k) dev = std::max(dev, std::abs(std::log(grey / ref[k])));
+    // a margin that is clearly coloured is not a white margin under a cast (a coloured design, or
+    // not a card at all): balanced less, down to not at all
+    const float weight = std::clamp((kBalanceOff - dev) / (kBalanceOff - kBalanceFull), 0.f, 1.f);
+    cv::Vec3f gains;
+    for (int k = 0; k < 3; ++k) gains[k] = std::pow(grey / ref[k], weight);
+    return gains;
+}
+
 // --- byte stream ---
 void putF(std::vector<std::uint8_t>& out, float v) {
     std::uint8_t b[4];
@@ -202,6 +250,12 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
 
     cv::Mat f;
     rect.convertTo(f, CV_32FC3);
+    if (region.whole()) {
+        // white balance on the card's margin (strips are not balanced: see BACKS.md)
+        const cv::Vec3f g = marginGains(rect);
+        f = f.mul(cv::Scalar(g[0], g[1], g[2]));
+        cv::min(f, 255.f, f);
+    }
     cv::Mat gray;
     cv::cvtColor(f, gray, cv::COLOR_BGR2GRAY);
     const float meanGray = std::max(4.f, float(cv::mean(gray(roi))[0]));
@@ -296,6 +350,12 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
     const cv::Mat rect = rectifyCard(bgr, quad);
     BackSignature s;
     s.descriptors.push_back(describeBack(rect));
+    for (float sigma : kEnrolmentBlurs) {
+        cv::Mat blurred;
+        cv::GaussianBlur(rect, blurred, cv::Size(0, 0), sigma);
+        s.descriptors.push_back(describeBack(blurred));
+        s.descriptors.back().blur = sigma;
+    }
     for (float wdt : {0.12f, 0.25f}) {
         s.descriptors.push_back(describeBack(rect, {0.f, wdt}));
         s.descriptors.push_back(describeBack(rect, {1.f - wdt, 1.f}));
@@ -331,6 +391,7 @@ std::vector<std::uint8_t> BackSignature::toBytes() const {
     for (const auto& d : descriptors) {
         putF(out, d.region.x0);
         putF(out, d.region.x1);
+        putF(out, d.blur);
         for (const auto* v : {&d.chroma, &d.tone, &d.orient, &d.layout}) {
             putU16(out, v->size());
             for (float x : *v) putF(out, x);
@@ -359,6 +420,9 @@ BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
         d.region.x1 = r.f();
         if (!(d.region.x0 >= 0.f && d.region.x1 <= 1.f && d.region.x0 < d.region.x1))
             throw SignatureError("back signature: a region is out of range");
+        d.blur = r.f();
+        if (!(d.blur >= 0.f && d.blur <= 10.f))
+            throw SignatureError("back signature: a blur is out of range");
         d.chroma = r.vec(std::size_t(BackDescriptor::kChromaBins * BackDescriptor::kChromaBins));
         d.tone = r.vec(BackDescriptor::kToneBins);
         d.orient = r.vec(BackDescriptor::kOrientBins);
@@ -377,8 +441,9 @@ void BackSignature::merge(const BackSignature& other) {
 }
 
 int BackSignature::views() const noexcept {
-    return int(std::count_if(descriptors.begin(), descriptors.end(),
-                             [](const BackDescriptor& d) { return d.region.whole(); }));
+    return int(std::count_if(descriptors.begin(), descriptors.end(), [](const BackDescriptor& d) {
+        return d.region.whole() && d.blur == 0.f;
+    }));
 }
 
 }  // namespace nertz::vision

@@ -51,13 +51,16 @@ class BackMatcher {
     // The best deck for a card (whole card) or a strip of one (probe.region not whole).
     BackMatch match(const BackDescriptor& probe) const;
 
-    // Distance from a probe to one deck (smallest over its views of the same region kind).
+    // Distance from a probe to one deck (smallest over its descriptors of the same region kind,
+    // blurred enrolment copies included).
     float distanceTo(const BackDescriptor& probe, int deck) const;
 
     const std::vector<EnrolledDeck>& decks() const noexcept { return decks_; }
     const MatcherOptions& options() const noexcept { return options_; }
 
   private:
+    // asSeenOnly: only the deck's descriptors of views as seen (blur 0), not its blurred copies.
+    float distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly) const;
     MatcherOptions options_;
     std::vector<EnrolledDeck> decks_;
 };

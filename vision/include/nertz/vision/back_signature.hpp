@@ -40,6 +40,10 @@ struct BackDescriptor {
     static constexpr int kLayoutCols = 3, kLayoutRows = 4;  // coarse grid, whole cards only
 
     BackRegion region;
+    // Enrolment only: the Gaussian blur (sigma, rectified pixels) the card was given before it was
+    // described, so that a card seen small or out of focus in a scene still finds its deck's
+    // colours; 0 = as seen (a view proper, counted by BackSignature::views()).
+    float blur = 0.f;
     std::vector<float> chroma;  // sums to 1
     std::vector<float> tone;    // sums to 1
     std::vector<float> orient;  // sums to 1
@@ -50,7 +54,9 @@ struct BackDescriptor {
 
 // A deck's back: descriptors of the whole card and of edge strips, from one or a few views.
 struct BackSignature {
-    static constexpr std::uint8_t kVersion = 1;
+    // 2: white-balanced on the card's own margin, blurred enrolment copies (version 1 is refused:
+    // its colours were not balanced, so the deck must be enrolled again).
+    static constexpr std::uint8_t kVersion = 2;
     std::vector<BackDescriptor> descriptors;
 
     // Bytes: "NBS", version, then the descriptors. fromBytes() throws SignatureError on anything
@@ -60,6 +66,8 @@ struct BackSignature {
 
     // Adds the descriptors of another view of the same deck.
     void merge(const BackSignature& other);
+    // Whole-card descriptors as seen (blur == 0): the number of pictures the deck was enrolled
+    // from.
     int views() const noexcept;
 };
 
@@ -68,11 +76,22 @@ struct BackSignature {
 // out.
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 
-// Statistics of `region` of a rectified card (see rectifyCard).
+// Statistics of `region` of a rectified card (see rectifyCard). For a whole card the colours are
+// first white-balanced on the card's own margin (the light frame around the pattern): each
+// channel is scaled so that the margin's bright pixels come out grey, so a colour cast of the
+// light or camera cancels. A margin that needs more than a gain of exp(kBalanceFull) ~ 1.22 in
+// some channel is less and less likely a white margin under a cast (a coloured design, an outline
+// that is not a card): the gains fade to none at exp(kBalanceOff) ~ 1.42. Strips are described as
+// seen (their margin is one edge, and a ribbon's strips decide which rows are cards at all).
+inline constexpr float kBalanceFull = 0.2f, kBalanceOff = 0.35f;
 BackDescriptor describeBack(const cv::Mat& rectified, BackRegion region = {});
 
-// The signature of one view of a deck: the whole card and strips of 12% and 25% along either long
-// edge. Throws SignatureError when the quad is degenerate or mostly outside the picture.
+// Blurs applied to the enrolment view for the extra whole-card descriptors (rectified pixels).
+inline constexpr std::array<float, 2> kEnrolmentBlurs{0.7f, 1.2f};
+
+// The signature of one view of a deck: the whole card as seen and blurred by each of
+// kEnrolmentBlurs, and strips of 12% and 25% along either long edge. Throws SignatureError when the
+// quad is degenerate or mostly outside the picture.
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
 
 // Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs). Whole cards
