@@ -484,7 +484,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string dir, cardart, kind;
             int limit = 0;
             double countable = 0.05, whole = 0.85;
-            bool json = false, learntRows = false;
+            bool json = false, learntRows = false, tableMask = false, noPieces = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -505,6 +505,12 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             ->capture_default_str();
         cmd->add_flag("--learnt-rows", a->learntRows,
                       "read ribbon rows with the learnt edge finder (experimental, see BACKS.md)");
+        cmd->add_flag("--table-mask", a->tableMask,
+                      "tell cards from the table by its colour, not by the learnt segmenter "
+                      "(the finder before models/back_seg.onnx)");
+        cmd->add_flag("--no-pieces", a->noPieces,
+                      "with the segmenter, find cards in its mask's blobs as with the table's "
+                      "colour, not in the pieces its outlines cut");
         cmd->add_flag("--json", a->json, "JSON on stdout");
         cmd->callback([a] {
             const fs::path dir(a->dir);
@@ -582,6 +588,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 // the whole pipeline's count
                 vi::BackFinderOptions finder;
                 finder.learntRows = a->learntRows;
+                finder.learntMask = !a->tableMask;
+                finder.pieces = !a->noPieces;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder);
                 ms.push_back(got.ms);
                 bool ok = got.unknown == 0;

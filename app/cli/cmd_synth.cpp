@@ -38,6 +38,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         double tilt = 50;
         bool crops = false;
         bool previews = false;
+        bool masks = false;
         bool colourDeck = true;
         std::string indexSheets;
     };
@@ -56,6 +57,8 @@ void addSynthCommand(CLI::App& app, Context&) {
     cmd->add_option("--max-tilt", args->tilt, "largest camera tilt from vertical, degrees")->capture_default_str();
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
     cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
+    cmd->add_flag("--masks", args->masks,
+                  "also write OUT/masks/NAME.png: what each pixel shows, 16-bit (0 table, 1 hand, 2 + i the i-th card of the JSON)");
     cmd->add_flag("!--no-colour-deck", args->colourDeck, "leave out the procedural NERTZ colour deck");
     cmd->add_option("--index-sheets", args->indexSheets, "write each design's faces with their index boxes to this folder and stop");
     cmd->callback([args] {
@@ -102,6 +105,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         dopt.seed = args->seed;
         dopt.crops = args->crops;
         dopt.previews = args->previews;
+        dopt.masks = args->masks;
         sy::writeDataset(args->out, generator, dopt, [](int done, int total) {
             if (done % 50 == 0 || done == total) std::cerr << "synth: " << done << "/" << total << " scenes\n";
         });

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include <opencv2/imgproc.hpp>
@@ -468,6 +469,172 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float ca
     return out;
 }
 
+// The cards of a picture from the learnt segmentation: the card mask less the outlines falls
+// apart into pieces, each the showing part of one card (a card lying across another cuts it into
+// two pieces: counted twice, a known limit). A piece that the outlines cut out of the inside of
+// another piece only (a back's own pattern drawn like an edge) is not a card. A piece of more than
+// `maxPieceCards` cards' area (outlines the net missed: a squared pile) is filled with card-sized
+// rectangles by the cluster fit; any other piece of at least `minPieceShare` of a card is one card,
+// given as the rectangle around the part that shows (what attribution should look at).
+// The scene's card size comes from card-shaped pieces, else from card-shaped blobs of the mask;
+// without either nothing is returned and `cardLong` stays 0.
+std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outline,
+                                         const BackFinderOptions& options, float& cardLong,
+                                         std::vector<cv::Point>& anchors) {
+    std::vector<BackCandidate> out;
+    // cut along straight stretches of outline only: a card's edges are straight, while the blotches
+    // a back's pattern can raise in the outline map are not
+    cv::Mat cut = cv::Mat::zeros(fg.size(), CV_8U);
+    {
+        const cv::Mat strong = outline >= 128;
+        std::vector<cv::Vec4i> lines;
+        cv::HoughLinesP(strong, lines, 1, CV_PI / 180, 12, options.minOutlineLine, 2);
+        for (const auto& l : lines)
+            cv::line(cut, {l[0], l[1]}, {l[2], l[3]}, cv::Scalar(255), 3);
+        cut &= strong | (outline >= 64);
+    }
+    cv::Mat inner = fg & ~cut;
+    cv::morphologyEx(inner, inner, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(inner, labels, stats, centroids, 4, CV_32S);
+    const float grow = options.outlineHalfWidth;
+    const int reach = int(std::ceil(2 * grow)) + 2;  // across an outline to what lies beyond it
+    struct Piece {
+        Blob b;
+        bool inside = false;    // only one other piece lies beyond its outline (no table)
+        bool enclosed = false;  // no card of its own: a pattern scrap inside a card, or merged
+    };
+    std::vector<Piece> pieces;
+    for (int i = 1; i < n; ++i) {
+        if (stats.at<int>(i, cv::CC_STAT_AREA) < 12) continue;
+        const cv::Rect bb(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                          stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT));
+        const cv::Rect roi = (bb + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) &
+                             cv::Rect(0, 0, fg.cols, fg.rows);
+        const cv::Mat mine = labels(roi) == i;
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(mine, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+        if (cs.empty()) continue;
+        auto& c = *std::max_element(cs.begin(), cs.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+        for (auto& p : c) p += roi.tl();
+        Piece pc;
+        Blob& b = pc.b;
+        b.area = cv::contourArea(c) + grow * cv::arcLength(c, true);
+        b.box = cv::minAreaRect(c);
+        b.box.size.width += 2 * grow;
+        b.box.size.height += 2 * grow;
+        b.shortSide = std::min(b.box.size.width, b.box.size.height);
+        b.longSide = std::max(b.box.size.width, b.box.size.height);
+        b.contour = std::move(c);
+        b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+        b.aspect = b.longSide / std::max(1.f, b.shortSide);
+        // what lies just beyond its outline: the table, other pieces, or one piece only
+        cv::Mat ring;
+        cv::dilate(mine, ring, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * reach + 1, 2 * reach + 1)));
+        ring &= ~mine;
+        std::map<int, int> beyond;
+        int table = 0, total = 0;
+        for (int y = 0; y < ring.rows; ++y) {
+            const uchar* r = ring.ptr<uchar>(y);
+            const int* l = labels(roi).ptr<int>(y);
+            const uchar* f = fg(roi).ptr<uchar>(y);
+            for (int x = 0; x < ring.cols; ++x) {
+                if (!r[x]) continue;
+                ++total;
+                if (!f[x]) ++table;
+                else if (l[x] > 0) ++beyond[l[x]];
+            }
+        }
+        int most = 0;
+        for (const auto& [k, v] : beyond) most = std::max(most, v);
+        int others = 0;
+        for (const auto& [k, v] : beyond) others += v;
+        pc.inside = total > 0 && table < 0.05 * total && others > 0 && most > 0.9 * others;
+        pieces.push_back(std::move(pc));
+    }
+    auto cardShaped = [](const Blob& b, double minFill) { return b.fill > minFill && b.aspect > 1.15f && b.aspect < 1.8f; };
+    // (a card-shaped scrap of a back's pattern must not set the size: pieces far smaller than the
+    // largest are left out)
+    double largest = 0;
+    for (const auto& p : pieces) largest = std::max(largest, p.b.area);
+    const double minArea = std::max(options.minCardFraction * double(fg.cols) * fg.rows, 0.15 * largest);
+    std::vector<float> longs;
+    for (const auto& p : pieces)
+        if (p.b.area >= minArea && cardShaped(p.b, options.pieceCardFill)) longs.push_back(p.b.longSide);
+    if (longs.empty()) {
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(fg.clone(), cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        for (const auto& c : cs) {
+            if (cv::contourArea(c) < options.minCardFraction * double(fg.cols) * fg.rows) continue;
+            Blob b;
+            b.box = cv::minAreaRect(c);
+            b.shortSide = std::min(b.box.size.width, b.box.size.height);
+            b.longSide = std::max(b.box.size.width, b.box.size.height);
+            b.area = cv::contourArea(c);
+            b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+            b.aspect = b.longSide / std::max(1.f, b.shortSide);
+            if (cardShaped(b, 0.85)) longs.push_back(b.longSide);
+        }
+    }
+    cardLong = medianOf(longs);
+    if (cardLong <= 0) return out;
+    const double cardArea = double(cardLong) * cardLong / options.cardAspect;
+    // A small piece that lies within one card's reach of a larger one (a finger or a card across
+    // a card cuts it in two) joins it: together they fit in a card.
+    const float cardShort = cardLong / options.cardAspect;
+    for (auto& p : pieces) p.enclosed = p.inside && p.b.area < 0.35 * cardArea;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        Piece& p = pieces[i];
+        if (p.enclosed || p.b.area >= options.mergeShare * cardArea || p.b.area < options.minPieceShare * cardArea * 0.25)
+            continue;
+        std::size_t best = pieces.size();
+        double bestArea = 0;
+        for (std::size_t j = 0; j < pieces.size(); ++j) {
+            const Piece& q = pieces[j];
+            if (j == i || q.enclosed || q.b.area <= p.b.area || q.b.contour.empty()) continue;
+            if (cv::norm(q.b.box.center - p.b.box.center) > cardLong) continue;
+            std::vector<cv::Point> both = p.b.contour;
+            both.insert(both.end(), q.b.contour.begin(), q.b.contour.end());
+            const cv::RotatedRect r = cv::minAreaRect(both);
+            const float lo = std::min(r.size.width, r.size.height) + 2 * grow,
+                        hi = std::max(r.size.width, r.size.height) + 2 * grow;
+            if (hi <= 1.15f * cardLong && lo <= 1.15f * cardShort && q.b.area > bestArea) {
+                best = j;
+                bestArea = q.b.area;
+            }
+        }
+        if (best < pieces.size()) p.enclosed = true;  // merged: no card of its own
+    }
+    for (const auto& p : pieces) {
+        const Blob& b = p.b;
+        if (p.enclosed || b.area < options.minPieceShare * cardArea) continue;
+        if (b.area > options.maxPieceCards * cardArea) {
+            auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
+            if (!cards.empty()) {
+                for (auto& c : cards) {
+                    out.push_back(std::move(c));
+                    anchors.push_back(b.contour.front());
+                }
+                continue;
+            }
+        }
+        BackCandidate c;
+        cv::Point2f q[4];
+        b.box.points(q);
+        c.quad = readingOrder({q[0], q[1], q[2], q[3]});
+        out.push_back(std::move(c));
+        anchors.push_back(b.contour.front());
+    }
+    return out;
+}
+
+// Fills the holes of a binary mask (everything inside an outer contour).
+void fillHoles(cv::Mat& mask) {
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(mask.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    cv::drawContours(mask, contours, -1, cv::Scalar(255), cv::FILLED);
+}
+
 }  // namespace
 
 cv::Mat tableForeground(const cv::Mat& work) {
@@ -516,10 +683,7 @@ cv::Mat tableForeground(const cv::Mat& work) {
                      cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN,
                      cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
-    // fill holes (light patterns inside a card that match the table)
-    std::vector<std::vector<cv::Point>> contours;
-    cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-    cv::drawContours(fg, contours, -1, cv::Scalar(255), cv::FILLED);
+    fillHoles(fg);  // light patterns inside a card that match the table
     return fg;
 }
 
@@ -533,16 +697,31 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
     else
         work = bgr;
-    const cv::Mat fg = tableForeground(work);
+    const BackSegmenter* segmenter = nullptr;
+    if (options.learntMask) segmenter = options.segmenter ? options.segmenter : BackSegmenter::forThisThread();
+    cv::Mat fg, edges;
+    if (segmenter) {
+        const BackSegmentation seg = segmenter->segment(work);
+        cv::threshold(seg.card, fg, 127, 255, cv::THRESH_BINARY);
+        fillHoles(fg);
+        edges = seg.outline;
+    } else {
+        fg = tableForeground(work);
+    }
     cv::Mat gray;
     cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
     cv::GaussianBlur(gray, gray, cv::Size(3, 3), 0);
-    cv::Mat edges;
-    if (options.fitClusters) {
+    if (options.fitClusters && edges.empty()) {
         cv::Canny(gray, edges, 40, 100);
         cv::dilate(edges, edges, cv::Mat());
     }
 
+    // with the segmenter: the pieces its outlines cut (loose cards, touching or overlapping)
+    float pieceCardLong = 0;
+    std::vector<BackCandidate> pieceCards;
+    std::vector<cv::Point> pieceAnchors;
+    if (segmenter && options.pieces) pieceCards = segmentPieces(fg, edges, options, pieceCardLong, pieceAnchors);
+    const bool usePieces = pieceCardLong > 0;
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
     const double minArea = options.minCardFraction * double(work.cols) * work.rows;
@@ -570,7 +749,7 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     if (options.fitClusters && longs.empty())
         for (const auto& b : groups)
             if (b.fill > 0.75 && b.aspect > 1.2f && b.aspect < 1.7f) longs.push_back(b.longSide);
-    const float cardLong = medianOf(longs);
+    const float cardLong = usePieces ? pieceCardLong : medianOf(longs);
     // the median loose card's area (of 3 or more): a card-shaped blob twice that is two cards side by side
     std::vector<double> areas;
     for (const auto& b : singles) areas.push_back(b.area);
@@ -588,6 +767,24 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         }
         if (inRow) ++row;
     };
+    // Pieces: every blob but the rows (blobs that fill their box and are not card-shaped, read by
+    // the row reader below) gives the pieces that lie in it.
+    if (usePieces) {
+        cv::Mat blobOf = cv::Mat::zeros(fg.size(), CV_32S);
+        for (std::size_t i = 0; i < groups.size(); ++i)
+            if (groups[i].fill >= options.clusterFill)
+                cv::drawContours(blobOf, std::vector<std::vector<cv::Point>>{groups[i].contour}, 0,
+                                 cv::Scalar(int(i) + 1), cv::FILLED);
+        std::vector<BackCandidate> loose;
+        for (std::size_t i = 0; i < pieceCards.size(); ++i)
+            if (blobOf.at<int>(pieceAnchors[i]) == 0) loose.push_back(pieceCards[i]);
+        emit(std::move(loose), false);
+        singles.clear();
+        std::vector<Blob> rows;
+        for (auto& b : groups)
+            if (b.fill >= options.clusterFill) rows.push_back(std::move(b));
+        groups = std::move(rows);
+    }
     for (const auto& b : singles) {
         if (options.fitClusters && cardArea > 0 && b.area > 1.6 * cardArea) {
             auto cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover);

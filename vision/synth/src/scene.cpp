@@ -616,6 +616,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         const cv::Size sq(640, 640);
         const float fx = float(sq.width) / size.width, fy = float(sq.height) / size.height;
         cv::resize(scene.image, scene.image, sq, 0, 0, cv::INTER_AREA);
+        cv::resize(ids, ids, sq, 0, 0, cv::INTER_NEAREST);
         for (auto& c : scene.cards) {
             for (auto& q : c.quad) q = {q.x * fx, q.y * fy};
             for (auto& si : c.indices) {
@@ -624,6 +625,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
             }
         }
     }
+    scene.ids = ids;
     return scene;
 }
 

@@ -7,6 +7,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "nertz/vision/back_segmenter.hpp"
 #include "nertz/vision/back_signature.hpp"
 
 namespace nertz::vision {
@@ -36,6 +37,20 @@ struct BackFinderOptions {
     float clusterCover = 0.75f;  // the fitted cards must cover this share of the blob
     float shortRowScore = 0.75f;     // learnt rows: a card-shaped blob is a row when its edges
                                      // average this probability
+    // Cards told from the table (and hands) by the learnt segmenter (back_segmenter.hpp), whose
+    // card outlines also guide the cluster fit; off, or without its model, the table's colour model
+    // and image edges are used.
+    bool learntMask = true;
+    const BackSegmenter* segmenter = nullptr;  // null: BackSegmenter::forThisThread()
+    // With the segmenter: cards are the pieces of the card mask that its outlines cut apart.
+    bool pieces = true;
+    float outlineHalfWidth = 2.5f;  // what the outline takes off each side of a piece (work px)
+    float minPieceShare = 0.06f;    // a smaller piece is a scrap (in cards' area)
+    float mergeShare = 0.4f;        // a piece under this share of a card may join a larger one
+    float maxPieceCards = 1.6f;     // a larger piece is several cards (the cluster fit splits it)
+    double minOutlineLine = 14;     // outline stretches shorter than this (work px) cut nothing
+    float pieceCardFill = 0.75f;    // a piece filling this share of its box (and card-shaped) is a
+                                    // whole card: these give the scene's card size
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).

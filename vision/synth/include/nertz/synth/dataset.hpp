@@ -33,6 +33,7 @@ struct DatasetOptions {
     bool crops = false;  // also write crops/<class>/NAME_k.png
     cv::Size cropSize{48, 72};
     bool previews = false;  // also write previews/NAME.png: the image with its labels drawn
+    bool masks = false;     // also write masks/NAME.png: 16-bit, 0 table, 1 hand, 2 + i card i (Scene::ids)
 };
 
 // The scene image with its labels drawn: card outlines (blue face-up, orange face-down), visible

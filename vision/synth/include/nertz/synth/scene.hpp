@@ -73,6 +73,9 @@ struct Scene {
     std::vector<SceneDeck> decks;
     std::vector<SceneCard> cards;  // bottom to top
     int jpegQuality = 90;          // the quality the writer should encode with
+    // What each pixel shows (CV_32S, the image's size): the index into `cards` of the card on top,
+    // -1 table, -2 a hand.
+    cv::Mat ids;
 };
 
 // Makes scenes from a fixed set of designs. generate(seed) is deterministic: the same designs,

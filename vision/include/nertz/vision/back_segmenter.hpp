@@ -1,0 +1,39 @@
+// Learnt segmentation for the back finder (issue 5): which pixels of a table picture show face-down
+// cards (not the table, not a hand) and where the outlines of cards run, also between two cards
+// that overlap. A small fully convolutional net (models/back_seg.onnx, trained by
+// models/training/train_back_seg.py on synthetic scenes of the train designs) run through cv::dnn.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <opencv2/core.hpp>
+
+namespace nertz::vision {
+
+inline constexpr const char* kBackSegModelFile = "back_seg.onnx";
+
+struct BackSegmentation {
+    cv::Mat card;     // CV_8U, the picture's size: probability x 255 that a face-down card shows here
+    cv::Mat outline;  // CV_8U, the picture's size: probability x 255 of a card's outline
+};
+
+class BackSegmenter {
+public:
+    // Loads modelDir/back_seg.onnx; throws ModelError (index_reader.hpp) when missing or broken.
+    explicit BackSegmenter(const std::string& modelDir);
+
+    // `bgrWork`: an 8-bit BGR picture at the finder's working size (long side ~640 px).
+    // Not thread-safe: one segmenter per thread.
+    BackSegmentation segment(const cv::Mat& bgrWork) const;
+
+    // The segmenter of the calling thread, loaded from resolveModelDir("") on first use; null
+    // (with one message on stderr) when the model cannot be loaded.
+    static const BackSegmenter* forThisThread();
+
+private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace nertz::vision
