@@ -44,7 +44,9 @@ struct BackFinderOptions {
     const BackSegmenter* segmenter = nullptr;  // null: BackSegmenter::forThisThread()
     // With the segmenter: cards are the pieces of the card mask that its outlines cut apart.
     bool pieces = true;
-    float outlineHalfWidth = 2.5f;  // what the outline takes off each side of a piece (work px)
+    // a piece is grown by this much (work px) on every side to the card's edge (the outline band
+    // takes it off); chosen on the train-design tuning set, see BACKS.md
+    float outlineHalfWidth = 5.5f;
     float minPieceShare = 0.06f;    // a smaller piece is a scrap (in cards' area)
     float mergeShare = 0.4f;        // a piece under this share of a card may join a larger one
     float maxPieceCards = 1.6f;     // a larger piece is several cards (the cluster fit splits it)
