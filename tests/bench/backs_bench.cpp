@@ -4,12 +4,15 @@
 // --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include <opencv2/imgproc.hpp>
+
 #include <cmath>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
 #include "nertz/vision/back_render.hpp"
+#include "nertz/vision/back_segmenter.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
 
@@ -68,6 +71,27 @@ void BM_CountLooseFrame(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.loose, f.matcher));
 }
 
+// The same frame with the table-colour finder of before the learnt segmenter (learntMask = false).
+void BM_CountLooseFrameTableColour(benchmark::State& state) {
+    const auto& f = fixture();
+    vi::BackFinderOptions o;
+    o.learntMask = false;
+    for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.loose, f.matcher, o));
+}
+
+// The learnt segmenter alone on the loose frame shrunk to the finder's working size (640x360).
+void BM_SegmentFrame(benchmark::State& state) {
+    const auto& f = fixture();
+    cv::Mat work;
+    cv::resize(f.loose, work, cv::Size(640, 360), 0, 0, cv::INTER_AREA);
+    const vi::BackSegmenter* seg = vi::BackSegmenter::forThisThread();
+    if (!seg) {
+        state.SkipWithError("no back_seg.onnx");
+        return;
+    }
+    for (auto _ : state) benchmark::DoNotOptimize(seg->segment(work));
+}
+
 void BM_CountRibbonFrame(benchmark::State& state) {
     const auto& f = fixture();
     for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.ribbon, f.matcher));
@@ -97,6 +121,8 @@ void BM_StreamFrame(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_CountLooseFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CountLooseFrameTableColour)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SegmentFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountRibbonFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountRibbonFrameLearntRows)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamFrame)->Unit(benchmark::kMillisecond);

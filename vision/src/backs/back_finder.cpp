@@ -498,7 +498,7 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(inner, labels, stats, centroids, 4, CV_32S);
     const float grow = options.outlineHalfWidth;
-    const int reach = int(std::ceil(2 * grow)) + 2;  // across an outline to what lies beyond it
+    const int reach = 7;  // across an outline band (about 5 work px) to what lies beyond it
     struct Piece {
         Blob b;
         bool inside = false;    // only one other piece lies beyond its outline (no table)
@@ -530,7 +530,7 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
         b.aspect = b.longSide / std::max(1.f, b.shortSide);
         // what lies just beyond its outline: the table, other pieces, or one piece only
         cv::Mat ring;
-        cv::dilate(mine, ring, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * reach + 1, 2 * reach + 1)));
+        cv::dilate(mine, ring, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * reach + 1, 2 * reach + 1)));
         ring &= ~mine;
         std::map<int, int> beyond;
         int table = 0, total = 0;
