@@ -11,27 +11,49 @@ PATCH_W, PATCH_H = 24, 40     # classifier input (width, height), grayscale
 SPAN_W, SPAN_H = 1.5, 2.5     # patch extent in units of the A-B centre distance
 WORK_MAX = 1024               # longest side the pipeline works at (larger pictures are shrunk)
 BLOCK, THRESH_C = 25, 10      # adaptive threshold (mean) window and offset
-MIN_BLOB, MAX_BLOB = 5, 28    # blob size (longest bbox side) at each pyramid level
+MIN_BLOB, MAX_BLOB = 5, 28    # blob size (longest bbox side) at pyramid levels 1..
+MIN_BLOB0 = 5                 # smallest blob at level 0 (4 reaches the 4-6 px glyphs of small lake cards)
+# oversized components of the first SPLIT_LEVELS levels are split (ink_blobs); 0 = off, as in the C++
+# defaults, until the reader is retrained with it (1, MIN_BLOB0 4: see MODEL.md)
+SPLIT_LEVELS, PAPER_CLOSE = 0, 7
 LEVELS, MIN_LEVEL_SIDE = 4, 48
 IDEAL_D = 16.0                # A-B distance the patch is best cut at (pyramid level chosen for it)
 
 
-def ink_blobs(gray, invert=False):
-    """Connected components of locally dark (light, if invert) ink of glyph size: (x, y, size)."""
-    h, w = gray.shape
-    g = 255 - gray if invert else gray
-    bw = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, BLOCK, THRESH_C)
+def glyph_blobs(bw, min_blob, want_big=False):
+    """Glyph-sized connected components of mask bw: list of (x, y, size), and (want_big) the mask of
+    the components too large to be a glyph (longest side > MAX_BLOB), else None."""
     n, lab, st, cen = cv2.connectedComponentsWithStats(bw, connectivity=8)
     out = []
     for i in range(1, n):
         x, y, bw_, bh, a = st[i]
         s = max(bw_, bh)
-        if s < MIN_BLOB or s > MAX_BLOB or a < 10:
+        if s < min_blob or s > MAX_BLOB or a < 10:
             continue
         fill = a / float(bw_ * bh)
         if fill < 0.12 or fill > 0.97:
             continue
         out.append((float(cen[i][0]), float(cen[i][1]), float(s)))
+    if not want_big:
+        return out, None
+    big = np.maximum(st[:, 2], st[:, 3]) > MAX_BLOB
+    big[0] = False
+    return out, (big[lab].astype(np.uint8) * 255)
+
+
+def ink_blobs(gray, invert=False, min_blob=MIN_BLOB, split=False):
+    """Connected components of locally dark (light, if invert) ink of glyph size: (x, y, size).
+    With split, the oversized components are also cut by the opposite-polarity mask ("paper",
+    lighter than the local mean) closed by a PAPER_CLOSE square, and the glyph-sized pieces added:
+    that frees a corner glyph merged with the dark table band along a card's edge (the paper around
+    the glyph closes over it; the band has paper on one side only)."""
+    g = 255 - gray if invert else gray
+    bw = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, BLOCK, THRESH_C)
+    out, big = glyph_blobs(bw, min_blob, split)
+    if split and big.any():
+        paper = cv2.adaptiveThreshold(255 - g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, BLOCK, THRESH_C)
+        paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((PAPER_CLOSE, PAPER_CLOSE), np.uint8))
+        out += glyph_blobs(big & paper, min_blob)[0]
     return out
 
 
@@ -87,7 +109,7 @@ def propose(gray, select=None):
     for li, lev in enumerate(levels):
         f = float(1 << li)
         for inv in (False, True):
-            bl = ink_blobs(lev, inv)
+            bl = ink_blobs(lev, inv, MIN_BLOB0 if li == 0 else MIN_BLOB, li < SPLIT_LEVELS)
             for i, j in pairs(bl):
                 cands.append((bl[i][0] * f, bl[i][1] * f, bl[j][0] * f, bl[j][1] * f, inv))
     keep = range(len(cands)) if select is None else select(cands)

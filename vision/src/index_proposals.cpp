@@ -14,24 +14,47 @@ struct Blob {
     float x, y, s;
 };
 
-void blobsOf(const cv::Mat& bw, const ProposalParams& p, std::vector<Blob>& out) {
+// Blobs of glyph size of mask bw (appended to out); where big is given, it becomes the mask of the
+// components too large to be a glyph (longest side > maxBlob).
+void blobsOf(const cv::Mat& bw, const ProposalParams& p, int minBlob, std::vector<Blob>& out,
+             cv::Mat* big = nullptr) {
     cv::Mat labels, stats, centroids;
     int n = cv::connectedComponentsWithStats(bw, labels, stats, centroids, 8, CV_32S);
+    std::vector<std::uint8_t> isBig(std::size_t(std::max(n, 1)), 0);
+    bool anyBig = false;
     for (int i = 1; i < n; ++i) {
         int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
         int area = stats.at<int>(i, cv::CC_STAT_AREA);
         int s = std::max(w, h);
-        if (s < p.minBlob || s > p.maxBlob || area < 10) continue;
+        if (s > p.maxBlob) {
+            isBig[std::size_t(i)] = 255;
+            anyBig = true;
+        }
+        if (s < minBlob || s > p.maxBlob || area < 10) continue;
         double fill = double(area) / (double(w) * h);
         if (fill < 0.12 || fill > 0.97) continue;
         out.push_back({float(centroids.at<double>(i, 0)), float(centroids.at<double>(i, 1)), float(s)});
+    }
+    if (!big) return;
+    big->create(bw.size(), CV_8U);
+    if (!anyBig) {
+        big->setTo(0);
+        return;
+    }
+    for (int y = 0; y < bw.rows; ++y) {
+        const int* l = labels.ptr<int>(y);
+        std::uint8_t* d = big->ptr<std::uint8_t>(y);
+        for (int x = 0; x < bw.cols; ++x) d[x] = isBig[std::size_t(l[x])];
     }
 }
 
 // Ink blobs of both polarities of one level: dark ink where g <= mean - C, light ink where
 // g >= mean + C (mean over block x block, replicated border), the same masks as cv::adaptiveThreshold
-// (MEAN_C, BINARY_INV) of g and of 255 - g, from one box filter.
-void inkBlobs(const cv::Mat& g, const ProposalParams& p, std::vector<Blob>& dark, std::vector<Blob>& light) {
+// (MEAN_C, BINARY_INV) of g and of 255 - g, from one box filter. With split, the oversized components
+// of each polarity are split by the other polarity's mask closed by a paperClose square (see
+// ProposalParams::splitLevels) and the glyph-sized pieces added.
+void inkBlobs(const cv::Mat& g, const ProposalParams& p, int minBlob, bool split, std::vector<Blob>& dark,
+              std::vector<Blob>& light) {
     cv::Mat mean;
     cv::boxFilter(g, mean, g.type(), cv::Size(p.block, p.block), cv::Point(-1, -1), true,
                   cv::BORDER_REPLICATE | cv::BORDER_ISOLATED);
@@ -48,8 +71,26 @@ void inkBlobs(const cv::Mat& g, const ProposalParams& p, std::vector<Blob>& dark
             l[x] = diff >= c ? 255 : 0;
         }
     }
-    blobsOf(bwDark, p, dark);
-    blobsOf(bwLight, p, light);
+    if (!split) {
+        blobsOf(bwDark, p, minBlob, dark);
+        blobsOf(bwLight, p, minBlob, light);
+        return;
+    }
+    cv::Mat bigDark, bigLight;
+    blobsOf(bwDark, p, minBlob, dark, &bigDark);
+    blobsOf(bwLight, p, minBlob, light, &bigLight);
+    const cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(p.paperClose, p.paperClose));
+    cv::Mat paper;
+    if (cv::countNonZero(bigDark) > 0) {
+        cv::morphologyEx(bwLight, paper, cv::MORPH_CLOSE, k);
+        cv::bitwise_and(bigDark, paper, bigDark);
+        blobsOf(bigDark, p, minBlob, dark);
+    }
+    if (cv::countNonZero(bigLight) > 0) {
+        cv::morphologyEx(bwDark, paper, cv::MORPH_CLOSE, k);
+        cv::bitwise_and(bigLight, paper, bigLight);
+        blobsOf(bigLight, p, minBlob, light);
+    }
 }
 
 // Ordered pairs (i above j) of blobs of compatible size and distance; blobs sorted by x so that only
@@ -97,7 +138,7 @@ std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, c
         const float f = float(1 << li);
         dark.clear();
         light.clear();
-        inkBlobs(pyr.levels[li], p, dark, light);
+        inkBlobs(pyr.levels[li], p, li == 0 ? p.minBlobLevel0 : p.minBlob, int(li) < p.splitLevels, dark, light);
         pairBlobs(dark, f, false, out);
         pairBlobs(light, f, true, out);
     }
