@@ -2,8 +2,9 @@
 """Trains the back finder's segmenter (issue 5): which pixels of a table picture are face-down
 cards, and where one card's outline runs (between two cards, or a card and the table / a hand).
 
-Data: scenes of `nertzref-cli synth --kind backs|ribbon --designs train --masks` (the masks give
-what each pixel shows: table, hand, or which card). The picture is shrunk to the finder's working
+Data: scenes of `nertzref-cli synth --kind backs|ribbon|mixed --designs train --masks` (the masks
+give what each pixel shows: table, hand, or which card; the scene's JSON says which cards lie face
+up: those are not backs). The picture is shrunk to the finder's working
 size (long side 640) and the net answers at a quarter of that (stride 4):
   channel 0: card (a face-down card shows here; hands and table are not cards)
   channel 1: outline (within ~1 output pixel of a visible edge of a card)
@@ -14,6 +15,7 @@ Exported to ONNX (N x 3 x H x W, BGR in 0..1 minus 0.5; H and W multiples of 8) 
 Seeded; one torch thread (the machine has two cores and one thread runs faster there)."""
 import argparse
 import glob
+import json
 import math
 import os
 import sys
@@ -36,6 +38,16 @@ def work_size(w, h):
 def load_scene(img_path, mask_path):
     img = cv2.imread(img_path, cv2.IMREAD_COLOR)
     ids = cv2.imread(mask_path, cv2.IMREAD_UNCHANGED).astype(np.int32)
+    # face-up cards are not backs: they count as "other" (like a hand), their edges on the table
+    # are no outline; the edge between a face-up card and a back is (the back's)
+    meta = os.path.join(os.path.dirname(os.path.dirname(mask_path)), 'cards',
+                        os.path.basename(mask_path)[:-4] + '.json')
+    if os.path.isfile(meta):
+        with open(meta) as f:
+            cards = json.load(f)['cards']
+        faceup = [i + 2 for i, c in enumerate(cards) if c.get('side') != 'back']
+        if faceup:
+            ids[np.isin(ids, faceup)] = 1
     H, W = ids.shape
     ww, wh = work_size(W, H)
     x = cv2.resize(img, (ww, wh), interpolation=cv2.INTER_AREA)
