@@ -29,6 +29,22 @@ T medianOf(std::vector<T> v, std::size_t minCount = 1) {
     return v[v.size() / 2];
 }
 
+// A blob of `contour` (of `area` px) with its minimum-area box grown by `grow` px on every side,
+// that box's sides, the blob's fill of it and its aspect.
+Blob measuredBlob(std::vector<cv::Point> contour, double area, float grow = 0.f) {
+    Blob b;
+    b.area = area;
+    b.box = cv::minAreaRect(contour);
+    b.box.size.width += 2 * grow;
+    b.box.size.height += 2 * grow;
+    b.shortSide = std::min(b.box.size.width, b.box.size.height);
+    b.longSide = std::max(b.box.size.width, b.box.size.height);
+    b.contour = std::move(contour);
+    b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
+    b.aspect = b.longSide / std::max(1.f, b.shortSide);
+    return b;
+}
+
 // Corners of a rotated rectangle in the order of the rectangle's own frame, the first edge being
 // along `first` (a unit vector) when given.
 Quad frameQuad(cv::Point2f centre, cv::Point2f u, cv::Point2f v, float x0, float x1, float y0,
@@ -476,11 +492,11 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float ca
 // `maxPieceCards` cards' area (outlines the net missed: a squared pile) is filled with card-sized
 // rectangles by the cluster fit; any other piece of at least `minPieceShare` of a card is one card,
 // given as the rectangle around the part that shows (what attribution should look at).
-// The scene's card size comes from card-shaped pieces, else from card-shaped blobs of the mask;
-// without either nothing is returned and `cardLong` stays 0.
+// The scene's card size comes from card-shaped pieces, else `fallbackCardLong` (the loose cards'
+// blobs of the mask); when that is 0 too nothing is returned and `cardLong` stays 0.
 std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outline,
-                                         const BackFinderOptions& options, float& cardLong,
-                                         std::vector<cv::Point>& anchors) {
+                                         const BackFinderOptions& options, float fallbackCardLong,
+                                         float& cardLong, std::vector<cv::Point>& anchors) {
     std::vector<BackCandidate> out;
     // cut along straight stretches of outline only: a card's edges are straight, while the blotches
     // a back's pattern can raise in the outline map are not
@@ -518,16 +534,8 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
         auto& c = *std::max_element(cs.begin(), cs.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
         for (auto& p : c) p += roi.tl();
         Piece pc;
-        Blob& b = pc.b;
-        b.area = cv::contourArea(c) + grow * cv::arcLength(c, true);
-        b.box = cv::minAreaRect(c);
-        b.box.size.width += 2 * grow;
-        b.box.size.height += 2 * grow;
-        b.shortSide = std::min(b.box.size.width, b.box.size.height);
-        b.longSide = std::max(b.box.size.width, b.box.size.height);
-        b.contour = std::move(c);
-        b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
-        b.aspect = b.longSide / std::max(1.f, b.shortSide);
+        const double area = cv::contourArea(c) + grow * cv::arcLength(c, true);
+        pc.b = measuredBlob(std::move(c), area, grow);
         // what lies just beyond its outline: the table, other pieces, or one piece only
         cv::Mat ring;
         cv::dilate(mine, ring, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * reach + 1, 2 * reach + 1)));
@@ -545,10 +553,11 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
                 else if (l[x] > 0) ++beyond[l[x]];
             }
         }
-        int most = 0;
-        for (const auto& [k, v] : beyond) most = std::max(most, v);
-        int others = 0;
-        for (const auto& [k, v] : beyond) others += v;
+        int most = 0, others = 0;
+        for (const auto& [k, v] : beyond) {
+            most = std::max(most, v);
+            others += v;
+        }
         pc.inside = total > 0 && table < 0.05 * total && others > 0 && most > 0.9 * others;
         pieces.push_back(std::move(pc));
     }
@@ -561,22 +570,7 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
     std::vector<float> longs;
     for (const auto& p : pieces)
         if (p.b.area >= minArea && cardShaped(p.b, options.pieceCardFill)) longs.push_back(p.b.longSide);
-    if (longs.empty()) {
-        std::vector<std::vector<cv::Point>> cs;
-        cv::findContours(fg.clone(), cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-        for (const auto& c : cs) {
-            if (cv::contourArea(c) < options.minCardFraction * double(fg.cols) * fg.rows) continue;
-            Blob b;
-            b.box = cv::minAreaRect(c);
-            b.shortSide = std::min(b.box.size.width, b.box.size.height);
-            b.longSide = std::max(b.box.size.width, b.box.size.height);
-            b.area = cv::contourArea(c);
-            b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
-            b.aspect = b.longSide / std::max(1.f, b.shortSide);
-            if (cardShaped(b, 0.85)) longs.push_back(b.longSide);
-        }
-    }
-    cardLong = medianOf(longs);
+    cardLong = longs.empty() ? fallbackCardLong : medianOf(longs);
     if (cardLong <= 0) return out;
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
     // A small piece that lies within one card's reach of a larger one (a finger or a card across
@@ -591,7 +585,7 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
         double bestArea = 0;
         for (std::size_t j = 0; j < pieces.size(); ++j) {
             const Piece& q = pieces[j];
-            if (j == i || q.enclosed || q.b.area <= p.b.area || q.b.contour.empty()) continue;
+            if (j == i || q.enclosed || q.b.area <= p.b.area) continue;
             if (cv::norm(q.b.box.center - p.b.box.center) > cardLong) continue;
             std::vector<cv::Point> both = p.b.contour;
             both.insert(both.end(), q.b.contour.begin(), q.b.contour.end());
@@ -716,27 +710,15 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         cv::dilate(edges, edges, cv::Mat());
     }
 
-    // with the segmenter: the pieces its outlines cut (loose cards, touching or overlapping)
-    float pieceCardLong = 0;
-    std::vector<BackCandidate> pieceCards;
-    std::vector<cv::Point> pieceAnchors;
-    if (segmenter && options.pieces) pieceCards = segmentPieces(fg, edges, options, pieceCardLong, pieceAnchors);
-    const bool usePieces = pieceCardLong > 0;
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(fg.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
     const double minArea = options.minCardFraction * double(work.cols) * work.rows;
     std::vector<Blob> singles, groups;
     for (auto& c : contours) {
-        Blob b;
-        b.area = cv::contourArea(c);
-        if (b.area < minArea) continue;
-        b.box = cv::minAreaRect(c);
-        b.shortSide = std::min(b.box.size.width, b.box.size.height);
-        b.longSide = std::max(b.box.size.width, b.box.size.height);
+        const double area = cv::contourArea(c);
+        if (area < minArea) continue;
+        Blob b = measuredBlob(std::move(c), area);
         if (b.shortSide < 6) continue;
-        b.contour = std::move(c);
-        b.fill = b.area / std::max(1.0, double(b.shortSide) * b.longSide);
-        b.aspect = b.longSide / b.shortSide;
         if (b.fill > 0.85 && b.aspect > 1.15f && b.aspect < 1.8f)
             singles.push_back(std::move(b));
         else
@@ -745,10 +727,19 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     // the card's size from the loose cards (median), else from the rows' thickness
     std::vector<float> longs;
     for (const auto& b : singles) longs.push_back(b.longSide);
+    const float looseCardLong = medianOf(longs);
     // with no loose card, near card-shaped blobs (a card with a corner of another) give the size
     if (options.fitClusters && longs.empty())
         for (const auto& b : groups)
             if (b.fill > 0.75 && b.aspect > 1.2f && b.aspect < 1.7f) longs.push_back(b.longSide);
+    // with the segmenter: the pieces its outlines cut (loose cards, touching or overlapping); the
+    // loose cards' size is its fallback for the scene's card size
+    float pieceCardLong = 0;
+    std::vector<BackCandidate> pieceCards;
+    std::vector<cv::Point> pieceAnchors;
+    if (segmenter && options.pieces)
+        pieceCards = segmentPieces(fg, edges, options, looseCardLong, pieceCardLong, pieceAnchors);
+    const bool usePieces = pieceCardLong > 0;
     const float cardLong = usePieces ? pieceCardLong : medianOf(longs);
     // the median loose card's area (of 3 or more): a card-shaped blob twice that is two cards side by side
     std::vector<double> areas;

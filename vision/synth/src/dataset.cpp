@@ -184,8 +184,7 @@ void writeDataset(const fs::path& dir, const SceneGenerator& generator, const Da
         if (options.masks) {
             fs::create_directories(dir / "masks");
             cv::Mat m;
-            scene.ids.convertTo(m, CV_16U, 1.0, 2.0);  // -2 hand -> 0, -1 table -> 1, card i -> i + 2
-            m.setTo(0xffff, scene.ids == -1);          // mark the table, then swap it with the hand
+            scene.ids.convertTo(m, CV_16U, 1.0, 2.0);  // card i -> i + 2 (hand -> 0, table -> 1: swapped)
             m.setTo(1, scene.ids == -2);
             m.setTo(0, scene.ids == -1);
             std::vector<uchar> png;
