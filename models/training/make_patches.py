@@ -8,7 +8,7 @@ and each candidate patch is labelled with the card whose corner index it covers,
 ("not an index"). Seeded and reproducible.
 
 usage: make_patches.py ART OUT.npz --scenes N --seed S [--designs train|heldout|a,b,...]
-                       [--small-frac F] [--dark-frac F]
+                       [--small-frac F] [--dark-frac F] [--split-levels L] [--min-blob0 B]
 ART: the synth generator's card-art cache (render_card_art.sh: GNOME and KDE designs, one folder per
 design, named as the generator names them; designs whose faces are incomplete are skipped).
 """
@@ -105,8 +105,12 @@ def random_background(rng, H, W):
     return bg
 
 
-def make_scene(rng, decks, H=480, W=640, small_frac=0.0, dark_frac=0.2):
-    """One scene: (bgr image, list of (class, A-centres, pip-centre, z-map id)), id map."""
+def make_scene(rng, decks, H=480, W=None, small_frac=0.0, dark_frac=0.2, spread_frac=0.0):
+    """One scene: (bgr image, list of (class, A-centres, pip-centre, z-map id)), id map. W None: 640
+    (4:3) or 854 (16:9, which the 640x640 export squashes like the webcam photos) at random.
+    spread_frac: share of scenes laid out as spreads (below), the rest as fans or scattered."""
+    if W is None:
+        W = 854 if rng.random() < 0.5 else 640
     img = random_background(rng, H, W).astype(np.float32)
     ids = np.full((H, W), -1, np.int32)
     cards = []
@@ -119,8 +123,21 @@ def make_scene(rng, decks, H=480, W=640, small_frac=0.0, dark_frac=0.2):
         card_h = float(np.exp(rng.uniform(np.log(40), np.log(130))))
     else:
         card_h = float(np.exp(rng.uniform(np.log(60), np.log(420))))  # real indices: 12-40 px
-    fan = rng.random() < 0.4
+    layout = rng.random()
+    spread = layout < spread_frac
+    fan = not spread and layout < spread_frac + 0.4 * (1 - spread_frac)
     ang0 = rng.uniform(0, 360)
+    if spread:
+        # Spreads as on real tables: one or two rows of cards of one orientation, each on the one
+        # before and shifted along the card's width by 12-45% of it, so that only the strip with a
+        # corner index shows, and the next card's index sits right beside it (the hard case on the
+        # webcam photos: a patch holds parts of the neighbours' glyphs).
+        ncards = int(rng.integers(4, 17))
+        rows = 2 if ncards >= 8 and rng.random() < 0.4 else 1
+        step = rng.uniform(0.12, 0.45) * (1 if rng.random() < 0.5 else -1)
+        t = np.radians(ang0)
+        ux, uy, vx, vy = np.cos(t), -np.sin(t), np.sin(t), np.cos(t)   # the card's x and y axes in the image
+        row_gap = rng.uniform(1.02, 1.5) * rng.choice([-1, 1])
     for k in range(ncards):
         cls = int(rng.integers(0, 52))
         art, info = design[cls]
@@ -128,7 +145,15 @@ def make_scene(rng, decks, H=480, W=640, small_frac=0.0, dark_frac=0.2):
             continue
         ch, cw = art.shape[:2]
         s = card_h * rng.uniform(0.9, 1.1) / ch
-        if fan:
+        if spread:
+            per_row = (ncards + rows - 1) // rows
+            r, j = divmod(k, per_row)
+            cw_img = cw * s
+            off = (j - (per_row - 1) / 2) * step * cw_img * rng.uniform(0.85, 1.15)
+            roff = (r - (rows - 1) / 2) * row_gap * card_h
+            ang = ang0 + rng.normal(0, 2.0)
+            cx, cy = cx0 + off * ux + roff * vx, cy0 + off * uy + roff * vy
+        elif fan:
             ang = ang0 + k * rng.uniform(5, 25)
             cx, cy = cx0 + rng.normal(0, 0.03) * W, cy0 + rng.normal(0, 0.03) * H
         else:
@@ -214,7 +239,14 @@ def main():
     ap.add_argument('--neg-ratio', type=float, default=3.0)
     ap.add_argument('--small-frac', type=float, default=0.5, help='share of scenes with small cards (indices 6-14 px)')
     ap.add_argument('--dark-frac', type=float, default=0.3, help='share of scenes with dark-faced (inverted, tinted) decks')
+    ap.add_argument('--spread-frac', type=float, default=0.35,
+                    help='share of scenes laid out as spreads (rows of cards shifted by a strip each)')
+    ap.add_argument('--split-levels', type=int, default=pr.SPLIT_LEVELS,
+                    help='pyramid levels whose oversized ink blobs are split (C++ ProposalParams::splitLevels)')
+    ap.add_argument('--min-blob0', type=int, default=pr.MIN_BLOB0,
+                    help='smallest blob at pyramid level 0 (C++ ProposalParams::minBlobLevel0)')
     a = ap.parse_args()
+    pr.SPLIT_LEVELS, pr.MIN_BLOB0 = a.split_levels, a.min_blob0
     rng = np.random.default_rng(a.seed)
     if not os.path.isfile(os.path.join(a.art, 'manifest.json')):
         sys.exit(f'{a.art}: no card-art cache (render it with render_card_art.sh)')
@@ -241,7 +273,7 @@ def main():
         decks.append(d)
     X, Y = [], []
     for i in range(a.scenes):
-        img, ids, cards = make_scene(rng, decks, small_frac=a.small_frac, dark_frac=a.dark_frac)
+        img, ids, cards = make_scene(rng, decks, small_frac=a.small_frac, dark_frac=a.dark_frac, spread_frac=a.spread_frac)
         H, W = img.shape[:2]
         img = photometric(rng, img)
         sx, sy = img.shape[1] / W, img.shape[0] / H

@@ -12,10 +12,10 @@ SPAN_W, SPAN_H = 1.5, 2.5     # patch extent in units of the A-B centre distance
 WORK_MAX = 1024               # longest side the pipeline works at (larger pictures are shrunk)
 BLOCK, THRESH_C = 25, 10      # adaptive threshold (mean) window and offset
 MIN_BLOB, MAX_BLOB = 5, 28    # blob size (longest bbox side) at pyramid levels 1..
-MIN_BLOB0 = 5                 # smallest blob at level 0 (4 reaches the 4-6 px glyphs of small lake cards)
-# oversized components of the first SPLIT_LEVELS levels are split (ink_blobs); 0 = off, as in the C++
-# defaults, until the reader is retrained with it (1, MIN_BLOB0 4: see MODEL.md)
-SPLIT_LEVELS, PAPER_CLOSE = 0, 7
+MIN_BLOB0 = 4                 # smallest blob at level 0 (4 reaches the 4-6 px glyphs of small lake cards)
+# oversized components of the first SPLIT_LEVELS levels are split (ink_blobs); 0 = off. Same defaults as
+# the C++ ProposalParams (on since the reader was retrained on its patches: MODEL.md)
+SPLIT_LEVELS, PAPER_CLOSE = 1, 7
 LEVELS, MIN_LEVEL_SIDE = 4, 48
 IDEAL_D = 16.0                # A-B distance the patch is best cut at (pyramid level chosen for it)
 

@@ -4,6 +4,11 @@ patch, output softmax 53) and OUTDIR/index_gate.onnx (same input, output softmax
 
 usage: train_index_cnn.py OUTDIR DATA.npz [DATA.npz ...] [--epochs N] [--gate-epochs N] [--seed S]
                           [--heldout HELDOUT.npz] [--minutes M] [--gate-minutes M] [--threads T] [--gate-only]
+                          [--device cpu|cuda] [--no-export] [--from-state]
+The trained weights are also saved as OUTDIR/index_cnn.pt and OUTDIR/index_gate.pt. --from-state
+loads them instead of training and only exports and reports: a run on a GPU machine whose torch
+writes ONNX that OpenCV 4.6 cannot read (--no-export there) is exported by Debian's torch here.
+The augmentation draws from a CPU generator on either device, so a GPU run sees the same patches.
 5% of DATA (train designs) is kept aside for calibration: the report gives the reader's precision and
 recall per threshold and the gate threshold that keeps 99.5% of the index patches. Seeded.
 """
@@ -83,9 +88,10 @@ class WithSoftmax(nn.Module):
 def augment(xb, g):
     """Patch-level augmentation on top of the scene-level one: small per-patch affine jitter (the
     blob centres the patch is cut from move by a pixel or so between scales and photos), contrast,
-    offset, blur by down-and-up sampling (webcam focus), noise, small shifts."""
-    n = xb.shape[0]
-    jit = torch.rand(n, generator=g) < 0.5
+    offset, blur by down-and-up sampling (webcam focus), noise, small shifts. Every random draw comes
+    from the CPU generator g and is moved to xb's device, so a GPU run augments exactly as a CPU run."""
+    n = xb.shape[0]; dev = xb.device
+    jit = (torch.rand(n, generator=g) < 0.5).to(dev)
     if jit.any():
         m = int(jit.sum())
         sc = 1 + 0.08 * (2 * torch.rand(m, generator=g) - 1)
@@ -94,15 +100,15 @@ def augment(xb, g):
         th[:, 0, 0] = sc * torch.cos(an); th[:, 0, 1] = -sc * torch.sin(an) * 40 / 24
         th[:, 1, 0] = sc * torch.sin(an) * 24 / 40; th[:, 1, 1] = sc * torch.cos(an)
         th[:, 0, 2] = 0.1 * (2 * torch.rand(m, generator=g) - 1); th[:, 1, 2] = 0.06 * (2 * torch.rand(m, generator=g) - 1)
-        grid = torch.nn.functional.affine_grid(th, (m, 1, 40, 24), align_corners=False)
+        grid = torch.nn.functional.affine_grid(th.to(dev), (m, 1, 40, 24), align_corners=False)
         xb[jit] = torch.nn.functional.grid_sample(xb[jit], grid, mode='bilinear', padding_mode='border', align_corners=False)
-    xb = xb * (0.7 + 0.5 * torch.rand(n, 1, 1, 1, generator=g)) + 0.2 * (torch.rand(n, 1, 1, 1, generator=g) - 0.5)
-    blur = torch.rand(n, generator=g) < 0.3
+    xb = xb * (0.7 + 0.5 * torch.rand(n, 1, 1, 1, generator=g)).to(dev) + (0.2 * (torch.rand(n, 1, 1, 1, generator=g) - 0.5)).to(dev)
+    blur = (torch.rand(n, generator=g) < 0.3).to(dev)
     if blur.any():
         f = float(0.4 + 0.3 * torch.rand(1, generator=g))
         small = torch.nn.functional.interpolate(xb[blur], scale_factor=f, mode='bilinear', align_corners=False)
         xb[blur] = torch.nn.functional.interpolate(small, size=(40, 24), mode='bilinear', align_corners=False)
-    xb = xb + (0.02 + 0.04 * torch.rand(n, 1, 1, 1, generator=g)) * torch.randn(xb.shape, generator=g)
+    xb = xb + ((0.02 + 0.04 * torch.rand(n, 1, 1, 1, generator=g)) * torch.randn(tuple(xb.shape), generator=g)).to(dev)
     sh = int(torch.randint(-2, 3, (1,), generator=g)); sw = int(torch.randint(-1, 2, (1,), generator=g))
     xb = torch.roll(xb, shifts=(sh, sw), dims=(2, 3))
     return xb.clamp(0, 1)
@@ -137,7 +143,7 @@ def lr_at(progress, lr):
     return lr * (0.01 + 0.99 * 0.5 * (1 + np.cos(np.pi * min(1.0, (progress - 0.15) / 0.85))))
 
 
-def fit(net, x, y, epochs, seed, minutes, name, batch=256, lr=4e-3):
+def fit(net, x, y, epochs, seed, minutes, name, batch=256, lr=4e-3, device='cpu'):
     """AdamW with warm-up and cosine decay over the run. The run's progress is the larger of the
     share of steps done (epochs) and the share of the time budget used (minutes), so a run on a slow
     or loaded machine still ends annealed (at fewer epochs: the log says how many)."""
@@ -156,7 +162,7 @@ def fit(net, x, y, epochs, seed, minutes, name, batch=256, lr=4e-3):
             for grp in opt.param_groups:
                 grp['lr'] = lr_at(progress, lr)
             idx = perm[k:k + batch]
-            xb = augment(x[idx].clone(), g); yb = y[idx]
+            xb = augment(x[idx].to(device), g); yb = y[idx].to(device)
             if isinstance(net, IndexNet):
                 loss, out = factorised_loss(net, xb, yb)
             else:
@@ -168,12 +174,23 @@ def fit(net, x, y, epochs, seed, minutes, name, batch=256, lr=4e-3):
         if progress >= 1:
             print(f'{name}: time budget reached in epoch {ep} ({step} of {steps} steps)', file=sys.stderr); break
     net.eval()
-    return net
+    return net.cpu()
 
 
 def probs(net, x):
     with torch.no_grad():
         return torch.cat([WithSoftmax(net)(x[k:k + 4096]) for k in range(0, len(x), 4096)])
+
+
+def trained(net, path, from_state, train):
+    """The network trained by train(net), or loaded from path with --from-state; saved to path."""
+    if from_state:
+        net.load_state_dict(torch.load(path, map_location='cpu')); net.eval()
+        print(f'loaded {path}', file=sys.stderr)
+        return net
+    net = train(net)
+    torch.save(net.state_dict(), path)
+    return net
 
 
 def report(title, pv, gv, yv, gate_thr):
@@ -204,6 +221,9 @@ def main():
     ap.add_argument('--gate-minutes', type=float, default=6, help='time budget of the gate')
     ap.add_argument('--gate-only', action='store_true', help='train and export only the gate (the reader is not touched)')
     ap.add_argument('--threads', type=int, default=1, help='torch threads (1 was 3x faster than 2 on the shared 2-core machine)')
+    ap.add_argument('--device', default='cpu', help="torch device for the forward and backward passes ('cuda' on a GPU machine)")
+    ap.add_argument('--no-export', action='store_true', help='save the weights (.pt) but write no ONNX')
+    ap.add_argument('--from-state', action='store_true', help='load OUTDIR/*.pt instead of training; export and report')
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed); np.random.seed(a.seed)
@@ -216,11 +236,16 @@ def main():
     print(f'{len(y)} training patches ({(y < 52).sum().item()} index), {nval} for calibration', file=sys.stderr)
     os.makedirs(a.outdir, exist_ok=True)
     if not a.gate_only:
-        net = fit(IndexNet(), x, y, a.epochs, a.seed, a.minutes, 'reader')
-        export(net, os.path.join(a.outdir, 'index_cnn.onnx'), 53)
+        net = trained(IndexNet(), os.path.join(a.outdir, 'index_cnn.pt'), a.from_state,
+                      lambda n: fit(n.to(a.device), x, y, a.epochs, a.seed, a.minutes, 'reader', device=a.device))
+        if not a.no_export:
+            export(net, os.path.join(a.outdir, 'index_cnn.onnx'), 53)
     torch.manual_seed(a.seed + 1)   # the gate starts alike whether or not the reader was trained first
-    gate = fit(GateNet(), x, (y < 52).long(), a.gate_epochs, a.seed + 1, a.gate_minutes, 'gate', batch=256, lr=5e-3)
-    export(gate, os.path.join(a.outdir, 'index_gate.onnx'), 2)
+    gate = trained(GateNet(), os.path.join(a.outdir, 'index_gate.pt'), a.from_state,
+                   lambda n: fit(n.to(a.device), x, (y < 52).long(), a.gate_epochs, a.seed + 1, a.gate_minutes, 'gate',
+                                 batch=256, lr=5e-3, device=a.device))
+    if not a.no_export:
+        export(gate, os.path.join(a.outdir, 'index_gate.onnx'), 2)
     if a.gate_only:
         return
     gv = probs(gate, xv)

@@ -19,15 +19,16 @@ struct ProposalParams {
     double thresholdC = 10;
     int minBlob = 5;         // blob size range (longest bounding-box side) at pyramid levels 1..
     int maxBlob = 28;
-    int minBlobLevel0 = 5;   // smallest blob at level 0 (4 reaches the 4-6 px glyphs of small lake cards)
+    int minBlobLevel0 = 4;   // smallest blob at level 0 (4 reaches the 4-6 px glyphs of small lake cards)
     // Oversized ink components (longest side > maxBlob) of the first splitLevels levels are split: their
     // pixels inside the other polarity's mask ("paper": lighter than the local mean) closed by a
     // paperClose square give further blobs (the blobs found before are all kept). A rank glyph merged
     // with the card's printed outline and the dark table band beside it is freed that way: the paper
     // around the glyph closes over its strokes, the outline and band have paper on one side only.
-    // Solid pips wider than paperClose are not recovered. 0 turns it off: OFF until the reader is
-    // retrained on its patches (models/MODEL.md, "Proposals: splitting glyphs off the card edge").
-    int splitLevels = 0;
+    // Solid pips wider than paperClose are not recovered. 0 turns it off. The committed reader is
+    // trained on the patches of these defaults (models/MODEL.md, "Proposals: splitting glyphs off the
+    // card edge"); the Python twin (models/training/proposals.py) must keep the same values.
+    int splitLevels = 1;
     int paperClose = 7;
     int levels = 4;          // pyramid levels (each half the size of the one before)
     int minLevelSide = 48;
