@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numeric>
 
@@ -646,9 +647,15 @@ cv::Mat tableForeground(const cv::Mat& work) {
     cv::Mat data(int(samples.size()), 3, CV_32F, samples.data());
     const int k = 4;
     cv::Mat labels, centres;
+    // cv::kmeans seeds from OpenCV's per-thread generator: a fixed state here makes the mask a
+    // function of the picture alone (not of what the thread drew before), and the caller's state is
+    // given back.
+    const std::uint64_t callerState = cv::theRNG().state;
+    cv::theRNG().state = 0x6e65727a;
     cv::kmeans(data, k, labels,
                cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 10, 0.5), 2,
                cv::KMEANS_PP_CENTERS, centres);
+    cv::theRNG().state = callerState;
     std::vector<int> counts(k, 0);
     for (int i = 0; i < labels.rows; ++i) ++counts[std::size_t(labels.at<int>(i))];
     std::vector<cv::Vec3f> table;
