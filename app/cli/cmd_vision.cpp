@@ -26,6 +26,8 @@ struct VisionOptions {
     bool json = false;
     float minConfidence = vision::DetectorOptions{}.minConfidence;
     float gateThreshold = vision::DetectorOptions{}.gateThreshold;
+    int workSize = vision::DetectorOptions{}.workMaxSide;
+    int workMinSize = vision::DetectorOptions{}.workMinSide;
     int limit = 0;
 };
 
@@ -34,6 +36,8 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.modelDir = o.modelDir;
     opts.minConfidence = o.minConfidence;
     opts.gateThreshold = o.gateThreshold;
+    opts.workMaxSide = o.workSize;
+    opts.workMinSide = o.workMinSize;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -179,6 +183,8 @@ void addVisionCommands(CLI::App& app, Context&) {
     detect->add_option("--models", opts->modelDir, "folder holding the model files (default: $NERTZ_MODEL_DIR, else the source tree's models/)");
     detect->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
     detect->add_option("--gate", opts->gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
+    detect->add_option("--work-size", opts->workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
+    detect->add_option("--work-min-size", opts->workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
     detect->callback([opts] { runDetect(*opts); });
 
     auto* eval = app.add_subcommand("eval", "card-level precision/recall over a labelled folder (real-cards layout)");
@@ -187,6 +193,8 @@ void addVisionCommands(CLI::App& app, Context&) {
     eval->add_option("--models", opts->modelDir, "folder holding the model files");
     eval->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
     eval->add_option("--gate", opts->gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
+    eval->add_option("--work-size", opts->workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
+    eval->add_option("--work-min-size", opts->workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
     eval->add_option("--limit", opts->limit, "score only the first N pictures");
     eval->callback([opts] { runEval(*opts); });
 }

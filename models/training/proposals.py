@@ -9,7 +9,8 @@ import numpy as np
 
 PATCH_W, PATCH_H = 24, 40     # classifier input (width, height), grayscale
 SPAN_W, SPAN_H = 1.5, 2.5     # patch extent in units of the A-B centre distance
-WORK_MAX = 1024               # longest side the pipeline works at (larger pictures are shrunk)
+WORK_MAX, WORK_MIN = 1280, 960  # the detector's working size (C++ DetectorOptions::workMaxSide / workMinSide;
+                                # the training scenes are made at 640-854 px and never resized by it)
 BLOCK, THRESH_C = 25, 10      # adaptive threshold (mean) window and offset
 MIN_BLOB, MAX_BLOB = 5, 28    # blob size (longest bbox side) at pyramid levels 1..
 MIN_BLOB0 = 4                 # smallest blob at level 0 (4 reaches the 4-6 px glyphs of small lake cards)

@@ -21,12 +21,15 @@ Detection Detector::detect(const cv::Mat& image) {
     result.width = bgr.cols;
     result.height = bgr.rows;
 
-    // 1. working copy: gray, longest side at most workMaxSide
+    // 1. working copy: gray, longest side between workMinSide and workMaxSide
     double scale = 1.0;
     cv::Mat work = bgr;
     if (std::max(bgr.cols, bgr.rows) > options_.workMaxSide) {
         scale = double(options_.workMaxSide) / std::max(bgr.cols, bgr.rows);
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    } else if (options_.workMinSide > 0 && std::max(bgr.cols, bgr.rows) < options_.workMinSide) {
+        scale = double(options_.workMinSide) / std::max(bgr.cols, bgr.rows);
+        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_CUBIC);
     }
     cv::Mat gray;
     cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);

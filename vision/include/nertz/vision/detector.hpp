@@ -44,7 +44,12 @@ struct DetectorOptions {
     std::string modelDir;          // empty: resolveModelDir()
     float minConfidence = 0.80f;   // an index is reported at or above this probability (calibrated: models/MODEL.md)
     float gateThreshold = 0.30f;   // patches the pre-filter rates less likely an index are not read (MODEL.md)
-    int workMaxSide = 1024;        // larger pictures are shrunk to this longest side first
+    // The picture is brought to a working size first: larger ones are shrunk to workMaxSide on their
+    // longest side, smaller ones enlarged (bicubic) to workMinSide (0: never). Tiny corner indices
+    // (4-6 px glyphs on a 640 px webcam export, or a far camera's lake) are read far more often at
+    // these sizes than at 1024 / none (models/MODEL.md, "Working size"); the cost grows with the area.
+    int workMaxSide = 1280;
+    int workMinSide = 960;
     bool findOutlines = true;
 };
 
