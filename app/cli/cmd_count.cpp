@@ -46,9 +46,11 @@ bool isVideo(const fs::path& p) {
 
 cv::Mat readImage(const std::string& path, const std::string& field) {
     if (!fs::is_regular_file(path)) throw sc(field, "no such file: " + path);
-    cv::Mat img = cv::imread(path, cv::IMREAD_COLOR);
-    if (img.empty()) throw sc(field, "not a picture OpenCV can read: " + path);
-    return img;
+    try {
+        return vi::loadImage(path);  // size limits checked before decoding; any pixel format
+    } catch (const vi::ImageError& e) {
+        throw sc(field, e.what());
+    }
 }
 
 std::vector<std::uint8_t> readBytes(const std::string& path, const std::string& field) {
@@ -362,7 +364,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string input;
             std::vector<std::string> backs;
             std::string decks;
-            bool json = false;
+            bool json = false, tableMask = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd =
@@ -375,6 +377,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_option("--decks", a->decks,
                         "A,B,...: only these enrolled decks of the league file (--db)");
         cmd->add_flag("--json", a->json, "JSON on stdout");
+        cmd->add_flag("--table-mask", a->tableMask,
+                      "pictures: tell cards from the table by its colour, not by the learnt "
+                      "segmenter (models/back_seg.onnx)");
         cmd->callback([a, &ctx] {
             if (!a->backs.empty() && !a->decks.empty())
                 throw sc("decks", "give --decks (league file) or --back (files), not both");
@@ -385,7 +390,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (!fs::is_regular_file(a->input)) throw sc("INPUT", "no such file: " + a->input);
                 j = countVideo(a->input, matcher);
             } else {
-                j = countJson(vi::countBacks(readImage(a->input, "INPUT"), matcher));
+                vi::BackFinderOptions finder;
+                finder.learntMask = !a->tableMask;
+                j = countJson(vi::countBacks(readImage(a->input, "INPUT"), matcher, finder));
             }
             if (a->json) {
                 std::cout << j.dump() << "\n";

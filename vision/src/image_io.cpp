@@ -35,6 +35,30 @@ ImageSize jpegSize(const std::uint8_t* d, std::size_t n) {
     throw ImageError("truncated JPEG: no frame header");
 }
 
+// A JPEG cut short decodes in libjpeg with a warning ("Premature end of JPEG file") and grey
+// rows where the data ended: the end-of-image marker must follow the main image's first scan. The
+// segments before that scan are skipped by their lengths, so an EXIF thumbnail (with its own
+// markers) inside APP1 does not count; in the scan data a 0xFF byte is always stuffed (FF 00), so
+// FF D9 there is the marker.
+bool jpegComplete(const std::uint8_t* d, std::size_t n) {
+    std::size_t i = 2;
+    while (i + 4 <= n) {
+        if (d[i] != 0xFF) return false;
+        const std::uint8_t marker = d[i + 1];
+        if (marker == 0xFF) { ++i; continue; }
+        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) { i += 2; continue; }
+        const std::size_t len = be16(d + i + 2);
+        if (len < 2) return false;
+        if (marker == 0xDA) {
+            for (std::size_t k = i + 2 + len; k + 1 < n; ++k)
+                if (d[k] == 0xFF && d[k + 1] == 0xD9) return true;
+            return false;
+        }
+        i += 2 + len;
+    }
+    return false;
+}
+
 ImageSize pnmSize(const std::uint8_t* d, std::size_t n) {
     // P1..P6: magic, then width and height as ASCII numbers, with comments allowed.
     std::size_t i = 2;
@@ -141,6 +165,8 @@ cv::Mat loadImage(const std::string& path) {
         throw ImageError(path + ": " + e.what());
     }
     if (s.width <= 0 || s.height <= 0) throw ImageError(path + ": picture has zero size");
+    if (bytes[0] == 0xFF && bytes[1] == 0xD8 && !jpegComplete(bytes.data(), bytes.size()))
+        throw ImageError(path + ": truncated JPEG (the data end before the end-of-image marker)");
     if (std::int64_t(s.width) * s.height > kMaxImagePixels)
         throw ImageError(path + ": " + std::to_string(s.width) + "x" + std::to_string(s.height) + " is larger than the limit of " +
                          std::to_string(kMaxImagePixels) + " pixels");

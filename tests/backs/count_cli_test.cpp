@@ -1,0 +1,161 @@
+// The back-counting CLI contract of issue 5, run through the real nertzref-cli binary against a real
+// league file: `deck enroll` stores a signature with the deck, `count INPUT --json` answers
+// {"counts":{...},"unknown":N,"cards":[{"quad":[[x,y]...],"deck":...,"confidence":...}],"ms":...};
+// bad input exits 2 with one message naming what is wrong and changes nothing.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "../cli/cli_runner.hpp"
+#include "nertz/synth/card_art.hpp"
+#include "nertz/vision/back_render.hpp"
+
+namespace fs = std::filesystem;
+namespace vi = nertz::vision;
+using Json = nlohmann::json;
+using nertz::testing::runCli;
+
+namespace {
+
+cv::Mat bellot() {
+    const std::string path = std::string(NERTZ_TEST_BACKS_DIR) + "/bellot.png";
+    cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);
+    if (m.empty() || m.type() != CV_8UC4) throw std::runtime_error("test artwork missing: " + path);
+    return m;
+}
+
+class CountCli : public ::testing::Test {
+protected:
+    fs::path dir, db;
+    cv::Mat blue, red;  // one design in two colours: the pair real tables have most
+
+    void SetUp() override {
+        dir = fs::temp_directory_path() / ("nertz-count-cli-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        db = dir / "league.db";
+        blue = bellot();
+        red = nertz::synth::recolourBack(blue, 140.0);
+        for (const auto& [player, deck] : {std::pair{"Ann", "Ann-blue"}, std::pair{"Bo", "Bo-red"}}) {
+            ASSERT_EQ(run({"player", "add", player}).code, 0);
+            ASSERT_EQ(run({"deck", "add", "--owner", player, "--name", deck}).code, 0);
+        }
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    nertz::testing::CliResult run(std::vector<std::string> args) {
+        args.push_back("--db");
+        args.push_back(db.string());
+        return runCli(args);
+    }
+
+    std::string enrolmentPicture(const cv::Mat& art, std::uint64_t seed, const std::string& name) {
+        const auto v = vi::renderEnrolmentView(art, seed);
+        const std::string p = (dir / name).string();
+        cv::imwrite(p, v.image);
+        return p;
+    }
+
+    // nBlue + nRed loose cards at random turns on green cloth, JPEG
+    std::string table(int nBlue, int nRed, const std::string& name) {
+        cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
+        cv::RNG rng(7);
+        const int n = nBlue + nRed;
+        for (int i = 0; i < n; ++i) {
+            const cv::Mat& art = i < nBlue ? blue : red;
+            const float h = 170.f, w = h * float(art.cols) / float(art.rows);
+            const cv::Point2f c(1280.f * (i + 0.5f) / float(n), 360.f + float(rng.uniform(-80, 80)));
+            const float a = float(rng.uniform(0.0, 6.283));
+            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+            const float hw = std::min(w, 1280.f / float(n) - 30.f) / 2;
+            vi::drawCard(img, art, {c - u * hw - v * (h / 2), c + u * hw - v * (h / 2), c + u * hw + v * (h / 2),
+                                    c - u * hw + v * (h / 2)});
+        }
+        const std::string p = (dir / name).string();
+        cv::imwrite(p, img, {cv::IMWRITE_JPEG_QUALITY, 85});
+        return p;
+    }
+};
+
+}  // namespace
+
+TEST_F(CountCli, EnrolTwoColoursOfOneDesignThenCountATableByDeck) {
+    const auto a = run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")});
+    ASSERT_EQ(a.code, 0) << a.err;
+    const Json ja = Json::parse(a.out);
+    EXPECT_EQ(ja["deck"], "Ann-blue");
+    EXPECT_EQ(ja["views"], 1);
+    EXPECT_GT(ja["bytes"].get<int>(), 1000);
+    ASSERT_EQ(run({"deck", "enroll", "--deck", "Bo-red", enrolmentPicture(red, 2, "red.png")}).code, 0);
+
+    const std::string picture = table(3, 2, "table.jpg");
+    for (const bool tableMask : {false, true}) {
+        std::vector<std::string> args{"count", picture, "--json"};
+        if (tableMask) args.push_back("--table-mask");
+        const auto r = run(args);
+        ASSERT_EQ(r.code, 0) << r.err;
+        const Json j = Json::parse(r.out);
+        EXPECT_EQ(j["counts"], Json::parse(R"({"Ann-blue":3,"Bo-red":2})")) << r.out;
+        EXPECT_EQ(j["unknown"], 0);
+        ASSERT_EQ(j["cards"].size(), 5u);
+        for (const auto& c : j["cards"]) {
+            ASSERT_EQ(c["quad"].size(), 4u);
+            EXPECT_GE(c["quad"][0][0].get<double>(), 0.0);
+            EXPECT_TRUE(c["deck"] == "Ann-blue" || c["deck"] == "Bo-red") << c.dump();
+            EXPECT_GT(c["confidence"].get<double>(), 0.0);
+            EXPECT_LE(c["confidence"].get<double>(), 1.0);
+        }
+        EXPECT_GE(j["ms"].get<double>(), 0.0);
+    }
+    // only Ann's deck asked for: Bo's cards are unknown, never given to Ann
+    const auto only = run({"count", picture, "--json", "--decks", "Ann-blue"});
+    ASSERT_EQ(only.code, 0) << only.err;
+    const Json jo = Json::parse(only.out);
+    EXPECT_EQ(jo["counts"], Json::parse(R"({"Ann-blue":3})")) << only.out;
+    EXPECT_EQ(jo["unknown"], 2);
+}
+
+TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
+    // a picture with no card in it: nothing is stored, so counting still has no deck to compare with
+    const std::string empty = (dir / "cloth.png").string();
+    cv::imwrite(empty, cv::Mat(480, 640, CV_8UC3, cv::Scalar(40, 100, 40)));
+    const auto noCard = run({"deck", "enroll", "--deck", "Ann-blue", empty});
+    EXPECT_EQ(noCard.code, 2);
+    EXPECT_TRUE(noCard.out.empty());
+    EXPECT_NE(noCard.err.find("no card back found"), std::string::npos) << noCard.err;
+
+    const auto missing = run({"deck", "enroll", "--deck", "Ann-blue", (dir / "nope.png").string()});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("nope.png"), std::string::npos) << missing.err;
+
+    const auto noDeck = run({"deck", "enroll", "--deck", "Cy-green", enrolmentPicture(blue, 3, "b.png")});
+    EXPECT_EQ(noDeck.code, 2);
+    EXPECT_NE(noDeck.err.find("Cy-green"), std::string::npos) << noDeck.err;
+
+    const std::string picture = table(1, 1, "t.jpg");
+    const auto nothingEnrolled = run({"count", picture, "--json"});
+    EXPECT_EQ(nothingEnrolled.code, 2) << nothingEnrolled.out;
+    EXPECT_TRUE(nothingEnrolled.out.empty());
+
+    ASSERT_EQ(run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code, 0);
+    const auto unknownDeck = run({"count", picture, "--json", "--decks", "Zed"});
+    EXPECT_EQ(unknownDeck.code, 2);
+    EXPECT_NE(unknownDeck.err.find("Zed"), std::string::npos) << unknownDeck.err;
+
+    const std::string truncated = (dir / "half.jpg").string();
+    {
+        const std::string whole = nertz::testing::slurp(picture);
+        std::ofstream(truncated, std::ios::binary) << whole.substr(0, whole.size() / 3);
+    }
+    const auto half = run({"count", truncated, "--json"});
+    EXPECT_EQ(half.code, 2) << half.out;
+    EXPECT_NE(half.err.find("half.jpg"), std::string::npos) << half.err;
+}
