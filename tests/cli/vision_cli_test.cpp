@@ -1,0 +1,111 @@
+// The face-recognition CLI contract of issue 4 (`detect IMAGE... --json`, `eval DIR`, `lake INPUT
+// --json`) through the real binary on real photos (../shared/data, skipped where a checkout has none).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using nertz::testing::runCli;
+
+namespace {
+
+const fs::path kTable = fs::path(NERTZ_SHARED_DIR) / "data/real-cards/webcam_table";
+
+#define NERTZ_REQUIRE_REAL_PHOTOS() \
+    if (!fs::is_directory(kTable)) GTEST_SKIP() << "no real photos at " << kTable
+
+std::vector<std::string> lines(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty()) out.push_back(l);
+    return out;
+}
+
+}  // namespace
+
+TEST(VisionCli, DetectPrintsOneJsonObjectPerPictureInTheDocumentedShape) {
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const std::string a = (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string();
+    const std::string b = (kTable / "images/WIN_20240627_11_37_46_Pro.jpg").string();
+    const auto r = runCli({"detect", a, b, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto ls = lines(r.out);
+    ASSERT_EQ(ls.size(), 2u) << r.out;
+    for (std::size_t k = 0; k < 2; ++k) {
+        const Json j = Json::parse(ls[k]);
+        EXPECT_EQ(j["image"], k == 0 ? a : b);
+        EXPECT_EQ(j["width"], 640);
+        EXPECT_EQ(j["height"], 640);
+        EXPECT_GT(j["ms"].get<double>(), 0.0);
+        ASSERT_GE(j["cards"].size(), 5u);  // both photos hold more than a dozen labelled cards
+        int read = 0;
+        for (const auto& c : j["cards"]) read += c["face"].is_string() ? 1 : 0;
+        EXPECT_GE(read, 5);
+        for (const auto& c : j["cards"]) {
+            ASSERT_TRUE(c["quad"].is_null() || c["quad"].size() == 4u) << c.dump();
+            EXPECT_TRUE(c["side"] == "face" || c["side"] == "back") << c.dump();
+            EXPECT_GE(c["confidence"].get<double>(), 0.0);
+            EXPECT_LE(c["confidence"].get<double>(), 1.0);
+            if (c["face"].is_null()) {  // an outline with no index read: a quad and no face
+                EXPECT_TRUE(c["quad"].is_array()) << c.dump();
+                EXPECT_TRUE(c["indices"].empty()) << c.dump();
+                continue;
+            }
+            ASSERT_TRUE(c["face"].is_string()) << c.dump();
+            EXPECT_GE(c["confidence"].get<double>(), 0.8);  // the default --min-confidence
+            ASSERT_GE(c["indices"].size(), 1u);
+            for (const auto& i : c["indices"]) {
+                ASSERT_EQ(i["box"].size(), 4u);
+                EXPECT_EQ(i["face"], c["face"]);  // corners grouped to a card read alike
+                EXPECT_LE(i["box"][0].get<double>() + i["box"][2].get<double>(), 640.0);
+            }
+        }
+    }
+}
+
+TEST(VisionCli, DetectGivesExitTwoForAPictureItCannotReadAndStillAnswersTheOthers) {
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const fs::path empty = fs::temp_directory_path() / ("nertz-vision-cli-empty-" + std::to_string(::getpid()) + ".jpg");
+    std::ofstream(empty).close();
+    const std::string good = (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string();
+    const auto r = runCli({"detect", empty.string(), good, "--json"});
+    fs::remove(empty);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find(empty.filename().string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("empty file"), std::string::npos) << r.err;
+    ASSERT_EQ(lines(r.out).size(), 1u) << r.out;  // the readable picture is still answered
+    EXPECT_EQ(Json::parse(lines(r.out)[0])["image"], good);
+
+    const auto missing = runCli({"detect", "/nonexistent/x.jpg"});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("/nonexistent/x.jpg"), std::string::npos) << missing.err;
+}
+
+TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const auto r = runCli({"eval", kTable.string(), "--limit", "3", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_NE(j.dump().find("precision"), std::string::npos) << r.out;
+    EXPECT_NE(j.dump().find("recall"), std::string::npos) << r.out;
+
+    const auto lake = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(), "--json"});
+    ASSERT_EQ(lake.code, 0) << lake.err;
+    const Json l = Json::parse(lake.out);
+    ASSERT_TRUE(l["tops"].is_array());
+    EXPECT_GE(l["tops"].size(), 1u);
+    EXPECT_GE(l["expected"].get<int>(), int(l["tops"].size()));  // a pile holds at least its top card
+    for (const auto& t : l["tops"]) EXPECT_TRUE(t["face"].is_string()) << t.dump();
+
+    const auto notAFolder = runCli({"eval", "/nonexistent/folder"});
+    EXPECT_EQ(notAFolder.code, 2);
+    EXPECT_NE(notAFolder.err.find("/nonexistent/folder"), std::string::npos) << notAFolder.err;
+}
