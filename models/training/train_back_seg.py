@@ -64,7 +64,8 @@ def load_scene(img_path, mask_path):
     r = max(1, int(round(W / ow / 2)))
     edge = cv2.dilate(edge, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
     edge = cv2.resize(edge.astype(np.float32), (ow, oh), interpolation=cv2.INTER_AREA) > 0.3
-    return x, fg.astype(np.uint8), edge.astype(np.uint8)
+    idw = cv2.resize(ids.astype(np.int16), (ww, wh), interpolation=cv2.INTER_NEAREST)
+    return x, fg.astype(np.uint8), edge.astype(np.uint8), idw
 
 
 class Seg(nn.Module):
@@ -95,7 +96,43 @@ class Seg(nn.Module):
         return self.head(self.ub(self.ua(torch.cat([f, f2], 1))))
 
 
-def augment(rng, x, fg, edge, crop=(320, 256)):
+def real_looks(rng, x, idw, strength):
+    """What the synthetic backs and tables lack and real photos have (the black deck on a white desk
+    of shared/data/real-cards, photos exported with salt-and-pepper noise), painted with the scene's
+    own id map so the labels stay true: some cards become plain backs of one colour (no margin, no
+    pattern) with a thin shade along their outline, the table a light desk, and pepper noise."""
+    x = x.copy()
+    if rng.random() < 0.35 * strength:
+        cards = [int(i) for i in np.unique(idw) if i >= 2]
+        if cards:
+            dark = rng.random() < 0.7
+            base = rng.uniform(5, 70, 3) if dark else rng.uniform(20, 230, 3)
+            base = base + (rng.uniform(0, 25) if dark else 0)
+            pick = [c for c in cards if rng.random() < 0.6] or cards[:1]
+            painted = np.isin(idw, pick)
+            x[painted] = base * rng.uniform(0.85, 1.15) + rng.normal(0, rng.uniform(1, 6), (int(painted.sum()), 3))
+            # outlines of the painted cards: a 1-px shade where the id changes
+            k = np.ones((3, 3), np.uint8)
+            idf = idw.astype(np.float32)
+            border = (cv2.dilate(idf, k) != cv2.erode(idf, k)) & cv2.dilate(painted.astype(np.uint8), k).astype(bool)
+            x[border] = x[border] * rng.uniform(0.3, 0.8) + rng.uniform(0, 40)
+    if rng.random() < 0.25 * strength:
+        table = idw == 0
+        h, w = idw.shape
+        gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
+        light = rng.uniform(185, 250) + rng.uniform(-25, 25) * gx + rng.uniform(-25, 25) * gy
+        tint = rng.uniform(0.92, 1.0, 3)
+        desk = light[..., None] * tint[None, None, :] + rng.normal(0, rng.uniform(1, 5), (h, w, 1))
+        x[table] = desk[table]
+    if rng.random() < 0.3 * strength:
+        m = rng.random(idw.shape)
+        p = rng.uniform(0.002, 0.02)
+        x[m < p / 2] = 0
+        x[m > 1 - p / 2] = 255
+    return np.clip(x, 0, 255)
+
+
+def augment(rng, x, fg, edge, idw, crop=(320, 256), strength=0.0):
     h, w = x.shape[:2]
     cw, ch = min(crop[0], w), min(crop[1], h)
     cw -= cw % 8
@@ -103,6 +140,8 @@ def augment(rng, x, fg, edge, crop=(320, 256)):
     x0 = int(rng.integers(0, (w - cw) // 8 + 1)) * 8
     y0 = int(rng.integers(0, (h - ch) // 8 + 1)) * 8
     x = x[y0:y0 + ch, x0:x0 + cw].astype(np.float32)
+    if strength > 0:
+        x = real_looks(rng, x, idw[y0:y0 + ch, x0:x0 + cw], strength)
     fg = fg[y0 // 4:(y0 + ch) // 4, x0 // 4:(x0 + cw) // 4]
     edge = edge[y0 // 4:(y0 + ch) // 4, x0 // 4:(x0 + cw) // 4]
     if rng.random() < 0.5:
@@ -126,6 +165,8 @@ def main():
     ap.add_argument('--batch', type=int, default=8)
     ap.add_argument('--seed', type=int, default=5)
     ap.add_argument('--val', type=float, default=0.05)
+    ap.add_argument('--real-looks', type=float, default=0.0,
+                    help='strength (0..1) of the plain-back / light-desk / pepper-noise repainting (real_looks)')
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
@@ -160,7 +201,7 @@ def main():
         tl = 0.0
         for b in range(steps_per_epoch):
             idx = perm[b * a.batch:(b + 1) * a.batch]
-            xs, fs, es = zip(*[augment(rng, *train[i]) for i in idx])
+            xs, fs, es = zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])
             x = torch.from_numpy(np.stack(xs)).float()
             fg = torch.from_numpy(np.stack(fs)).float()
             ed = torch.from_numpy(np.stack(es)).float()
@@ -180,7 +221,7 @@ def main():
         with torch.no_grad():
             inter = np.zeros(2)
             union = np.zeros(2)
-            for x, fg, ed in val:
+            for x, fg, ed, _ in val:
                 xx = torch.from_numpy((x.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None].copy())
                 o = net(xx)[0].numpy() > 0
                 for c, t in ((0, fg), (1, ed)):
