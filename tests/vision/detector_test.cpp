@@ -108,6 +108,33 @@ TEST(Detector, TwoCornersOfOneCardAreOneCard) {
     EXPECT_EQ(cards[0].indices.size() + cards[1].indices.size(), 3u);
 }
 
+TEST(Detector, AnOutlineAroundSeveralFacesIsNoCardsOutline) {
+    IndexReading kd, jh, lone;
+    kd.face = scoring::Card{13, scoring::Suit::Diamonds};
+    jh.face = scoring::Card{11, scoring::Suit::Hearts};
+    lone.face = scoring::Card{2, scoring::Suit::Clubs};
+    kd.centre = {100, 100};
+    jh.centre = {200, 120};
+    lone.centre = {500, 300};
+    kd.scale = jh.scale = lone.scale = 15;
+    kd.confidence = jh.confidence = lone.confidence = 0.99f;
+    CardOutline spread, card;  // a bright region around two cards' indices; one card's own outline
+    spread.quad = {cv::Point2f(50, 50), cv::Point2f(300, 50), cv::Point2f(300, 250), cv::Point2f(50, 250)};
+    card.quad = {cv::Point2f(460, 240), cv::Point2f(560, 240), cv::Point2f(560, 380), cv::Point2f(460, 380)};
+    spread.side = card.side = Side::Face;
+    const auto cards = groupIndices({kd, jh, lone}, {spread, card});
+    ASSERT_EQ(cards.size(), 3u);  // no fourth "card" made of the spread's outline
+    for (const auto& c : cards) {
+        ASSERT_TRUE(c.face);
+        if (*c.face == lone.face) {
+            ASSERT_TRUE(c.quad);
+            EXPECT_EQ((*c.quad)[0], card.quad[0]);
+        } else {
+            EXPECT_FALSE(c.quad) << c.face->name();
+        }
+    }
+}
+
 TEST(RealCards, WebcamTableAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "nertz/vision/detector.hpp"
 
@@ -13,6 +14,23 @@ std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const 
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t q = 0; q < outlines.size(); ++q)
             if (quadContains(outlines[q].quad, indices[i].centre)) quadOf[i] = int(q);
+    // An outline around indices of two or more faces is not one card's (a spread or an overlapping
+    // pile whose cards merged into one bright region): none of those cards gets it, and it is not
+    // reported as a card of its own either.
+    std::vector<bool> quadUsed(outlines.size(), false);
+    for (std::size_t q = 0; q < outlines.size(); ++q) {
+        std::optional<scoring::Card> first;
+        bool several = false;
+        for (std::size_t i = 0; i < n; ++i)
+            if (quadOf[i] == int(q)) {
+                if (!first) first = indices[i].face;
+                else if (!(*first == indices[i].face)) several = true;
+            }
+        if (!several) continue;
+        quadUsed[q] = true;
+        for (std::size_t i = 0; i < n; ++i)
+            if (quadOf[i] == int(q)) quadOf[i] = -1;
+    }
     std::vector<std::size_t> parent(n);
     std::iota(parent.begin(), parent.end(), 0);
     auto find = [&](std::size_t x) {
@@ -30,7 +48,6 @@ std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const 
     }
     std::vector<DetectedCard> cards;
     std::vector<int> cardOfRoot(n, -1);
-    std::vector<bool> quadUsed(outlines.size(), false);
     for (std::size_t i = 0; i < n; ++i) {
         std::size_t r = find(i);
         if (cardOfRoot[r] < 0) {
