@@ -221,11 +221,9 @@ cv::Mat backArt(const fs::path& cache, const std::string& back) {
     const auto slash = back.find('/');
     if (slash == std::string::npos) throw sc("back", "'" + back + "' is not <design>/<back id>");
     std::string id = back.substr(slash + 1);
-    std::vector<double> hues;  // a twin of a twin is recoloured twice: "back@hue95@hue132"
-    for (auto at = id.rfind("@hue"); at != std::string::npos; at = id.rfind("@hue")) {
-        hues.insert(hues.begin(), std::stod(id.substr(at + 4)));
-        id = id.substr(0, at);
-    }
+    // a twin of a twin is recoloured twice ("back@hue95@hue132"); a plain back is "@plain<rrggbb>"
+    const std::string modifiers = id.find('@') == std::string::npos ? "" : id.substr(id.find('@'));
+    id = id.substr(0, id.find('@'));
     const std::string design = back.substr(0, slash);
     cv::Mat art;
     if (design == "nertz-colour") {
@@ -237,8 +235,7 @@ cv::Mat backArt(const fs::path& cache, const std::string& back) {
     }
     if (art.empty() || art.type() != CV_8UC4)
         throw sc("cardart", "no back artwork for " + back + " in " + cache.string());
-    for (double h : hues) art = synth::recolourBack(art, h);
-    return art;
+    return synth::applyBackModifiers(art, modifiers);
 }
 
 }  // namespace

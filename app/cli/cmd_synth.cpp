@@ -36,6 +36,8 @@ void addSynthCommand(CLI::App& app, Context&) {
         std::string split;
         std::string backgrounds;
         double tilt = 50;
+        double plainBacks = 0;
+        double pepper = 0;
         bool crops = false;
         bool previews = false;
         bool masks = false;
@@ -55,6 +57,11 @@ void addSynthCommand(CLI::App& app, Context&) {
     cmd->add_option("--split", args->split, "design split file (default models/training/designs.json)");
     cmd->add_option("--backgrounds", args->backgrounds, "folder of table photos to use as backgrounds too");
     cmd->add_option("--max-tilt", args->tilt, "largest camera tilt from vertical, degrees")->capture_default_str();
+    cmd->add_option("--plain-backs", args->plainBacks,
+                    "share of decks given a plain back of one colour (no pattern, no margin; mostly dark)")
+        ->capture_default_str();
+    cmd->add_option("--pepper", args->pepper, "share of scenes with salt-and-pepper noise (as the real set's exporter added)")
+        ->capture_default_str();
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
     cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
     cmd->add_flag("--masks", args->masks,
@@ -66,7 +73,11 @@ void addSynthCommand(CLI::App& app, Context&) {
         if (args->out.empty() && args->indexSheets.empty()) throw scoring::InputError("out", "--out DIR is required");
         if (args->scenes < 0 || args->scenes > 10'000'000) throw scoring::InputError("scenes", "must be 0..10000000");
         if (args->tilt < 0 || args->tilt > 75) throw scoring::InputError("max-tilt", "must be 0..75 degrees");
+        if (args->plainBacks < 0 || args->plainBacks > 1) throw scoring::InputError("plain-backs", "must be 0..1");
+        if (args->pepper < 0 || args->pepper > 1) throw scoring::InputError("pepper", "must be 0..1");
         sy::SceneOptions opt;
+        opt.plainBacks = args->plainBacks;
+        opt.pepperNoise = args->pepper;
         opt.kind = sy::parseSceneKind(args->kind);
         opt.maxTiltDegrees = args->tilt;
         if (args->size == "random") {

@@ -295,3 +295,53 @@ TEST(SynthErrors, UserMistakesNameTheField) {
     EXPECT_THROW(sy::parseDesignSet("test"), nertz::scoring::InputError);
     EXPECT_THROW(sy::SceneGenerator({}, sy::SceneOptions{}), nertz::scoring::InputError);
 }
+
+// Plain backs (no pattern, no margin: the black decks of real tables) are named by their colour, so
+// eval-count re-creates exactly the artwork the scene used; asking for none leaves every scene of a
+// seed as it was.
+TEST(SynthBacks, PlainBacksAreOneColourAndRecreatedFromTheirName) {
+    sy::SceneOptions plain;
+    plain.kind = sy::SceneKind::Backs;
+    plain.size = {640, 480};
+    plain.plainBacks = 1.0;
+    plain.pepperNoise = 1.0;
+    const sy::Scene s = sy::SceneGenerator(testDesigns(), plain).generate(7);
+    int named = 0;
+    for (const auto& d : s.decks) {
+        const auto at = d.back.find("@plain");
+        ASSERT_NE(at, std::string::npos) << d.back;
+        ++named;
+        const cv::Mat base = [&] {
+            for (const auto& design : testDesigns())
+                if (design.name == d.design) return design.backs.front().image;
+            return cv::Mat();
+        }();
+        ASSERT_FALSE(base.empty()) << d.design;
+        const std::string modifiers = d.back.substr(d.back.find('@'));
+        const cv::Mat art = sy::applyBackModifiers(base, modifiers);
+        ASSERT_EQ(art.type(), CV_8UC4);
+        cv::Mat bgr, alphaMask;
+        cv::cvtColor(art, bgr, cv::COLOR_BGRA2BGR);
+        std::vector<cv::Mat> ch;
+        cv::split(art, ch);
+        alphaMask = ch[3] > 128;
+        cv::Scalar mean, sd;
+        cv::meanStdDev(bgr, mean, sd, alphaMask);
+        EXPECT_LT(sd[0] + sd[1] + sd[2], 12.0) << d.back;  // one colour, a faint grain
+        std::vector<cv::Mat> baseCh;
+        cv::split(base, baseCh);
+        EXPECT_EQ(cv::countNonZero(ch[3] != baseCh[3]), 0) << "the card's shape is the design's";
+    }
+    EXPECT_GT(named, 1);
+    EXPECT_THROW(sy::applyBackModifiers(testDesigns().front().backs.front().image, "@plainXYZ"), std::exception);
+
+    sy::SceneOptions none = plain;
+    none.plainBacks = 0.0;
+    none.pepperNoise = 0.0;
+    sy::SceneOptions before;
+    before.kind = sy::SceneKind::Backs;
+    before.size = {640, 480};
+    const cv::Mat a = sy::SceneGenerator(testDesigns(), none).generate(7).image;
+    const cv::Mat b = sy::SceneGenerator(testDesigns(), before).generate(7).image;
+    EXPECT_EQ(cv::norm(a, b, cv::NORM_INF), 0.0);
+}

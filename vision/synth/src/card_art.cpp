@@ -3,7 +3,9 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "nertz/scoring/error.hpp"
 #include "nertz/synth/card_art.hpp"
@@ -214,6 +216,48 @@ cv::Mat recolourBack(const cv::Mat& back, double hueDegrees) {
     cv::Mat result;
     cv::merge(out, result);
     return result;
+}
+
+cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr) {
+    CV_Assert(back.type() == CV_8UC4);
+    cv::RNG grainRng(0x9e3779b9u ^ (std::uint64_t(bgr[0]) << 16 | std::uint64_t(bgr[1]) << 8 | bgr[2]));
+    cv::Mat grain(back.size(), CV_32F);
+    grainRng.fill(grain, cv::RNG::NORMAL, 0.0, 3.0);
+    cv::GaussianBlur(grain, grain, {0, 0}, 1.2);
+    std::vector<cv::Mat> ch(3);
+    for (int c = 0; c < 3; ++c) {
+        cv::Mat f = grain + double(bgr[c]);
+        f.convertTo(ch[std::size_t(c)], CV_8U);
+    }
+    std::vector<cv::Mat> a;
+    cv::split(back, a);
+    ch.push_back(a[3]);
+    cv::Mat out;
+    cv::merge(ch, out);
+    return out;
+}
+
+cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers) {
+    std::size_t at = 0;
+    while (at < modifiers.size()) {
+        if (modifiers[at] != '@') throw sc::InputError("back", "bad back modifiers '" + modifiers + "'");
+        const std::size_t next = std::min(modifiers.find('@', at + 1), modifiers.size());
+        const std::string m = modifiers.substr(at + 1, next - at - 1);
+        try {
+            if (m.rfind("hue", 0) == 0) {
+                base = recolourBack(base, std::stod(m.substr(3)));
+            } else if (m.rfind("plain", 0) == 0 && m.size() == 11) {
+                const unsigned long rgb = std::stoul(m.substr(5), nullptr, 16);
+                base = plainBack(base, cv::Vec3b(uchar(rgb & 255), uchar((rgb >> 8) & 255), uchar((rgb >> 16) & 255)));
+            } else {
+                throw sc::InputError("back", "unknown back modifier '@" + m + "'");
+            }
+        } catch (const std::logic_error&) {  // stod / stoul
+            throw sc::InputError("back", "bad back modifier '@" + m + "'");
+        }
+        at = next;
+    }
+    return base;
 }
 
 }  // namespace nertz::synth

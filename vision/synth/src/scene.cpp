@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -433,6 +434,16 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                 art.info.design = art.design->name;
                 art.info.back = art.design->name + "/" + b.id;
             }
+            // the draw only happens when plain backs are asked for: the scenes of a seed stay as they were
+            if (options_.plainBacks > 0 && rng.uniform(0.0, 1.0) < options_.plainBacks) {
+                const bool dark = rng.uniform(0.0, 1.0) < 0.7;
+                const cv::Vec3b c = dark ? cv::Vec3b(uchar(rng.uniform(5, 60)), uchar(rng.uniform(5, 60)), uchar(rng.uniform(5, 60)))
+                                         : cv::Vec3b(uchar(rng.uniform(20, 230)), uchar(rng.uniform(20, 230)), uchar(rng.uniform(20, 230)));
+                char hex[8];
+                std::snprintf(hex, sizeof hex, "%02x%02x%02x", c[2], c[1], c[0]);
+                art.back = plainBack(art.back, c);
+                art.info.back += std::string("@plain") + hex;
+            }
             if (!distinctLooks) break;
             const cv::Mat look = backLook(art.back);
             const bool same = std::any_of(looks.begin(), looks.end(), [&](const cv::Mat& l) { return lookDistance(l, look) < kSameLook; });
@@ -609,6 +620,13 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     }
 
     degrade(rng, scene.image);
+    if (options_.pepperNoise > 0 && rng.uniform(0.0, 1.0) < options_.pepperNoise) {
+        cv::Mat u(scene.image.size(), CV_32F);
+        rng.fill(u, cv::RNG::UNIFORM, 0.0, 1.0);
+        const double p = rng.uniform(0.002, 0.02);
+        scene.image.setTo(cv::Scalar::all(0), u < p / 2);
+        scene.image.setTo(cv::Scalar::all(255), u > 1 - p / 2);
+    }
     scene.jpegQuality = rng.uniform(40, 96);
     for (const auto& d : decks) scene.decks.push_back(d.info);
 

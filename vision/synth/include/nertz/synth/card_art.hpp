@@ -65,6 +65,15 @@ CardDesign makeNertzColourDesign();
 // another colour, like red and blue backs of one brand. Alpha is kept.
 cv::Mat recolourBack(const cv::Mat& back, double hueDegrees);
 
+// A plain back of one colour in the shape (alpha) of `back`: no pattern and no light margin, like
+// the black decks of real tables; a faint print grain seeded by the colour, so the same colour gives
+// the same picture.
+cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr);
+
+// The deck's back from a scene's back id after "<design>/<back id>": the modifiers "@hue<deg>"
+// (recolourBack) and "@plain<rrggbb>" (plainBack) applied in order to `base`.
+cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers);
+
 // Finds the printed corner indices of a face image: the ink near the top-left corner (rank glyph
 // and the suit pip under or beside it), and the same in the 180-degree-rotated bottom-right
 // corner; cards being point-symmetric, a corner found much smaller than the other (or not at all)

@@ -36,6 +36,8 @@ struct SceneOptions {
     bool stretchSquare = false;    // finally stretch to 640x640 like the real set's exporter
     double maxTiltDegrees = 50.0;  // camera tilt from vertical
     std::filesystem::path photoBackgrounds;  // optional folder of table photos (jpg/png)
+    double plainBacks = 0.0;       // share of decks given a plain back of one colour (plainBack)
+    double pepperNoise = 0.0;      // share of scenes with salt-and-pepper noise, as the real set's exporter added
 };
 
 // A printed corner index of a placed face-up card.
@@ -56,7 +58,8 @@ struct SceneCard {
     std::string face;               // SPEC card name ("10H", "AS", "7B"), also for face-down cards
     int deckId = 0;                 // which player's deck (0-based within the scene)
     std::string design;             // artwork design of the deck
-    std::string back;               // the deck's back: "<design>/<back id>" plus "@hue<deg>" if recoloured
+    std::string back;               // the deck's back: "<design>/<back id>" plus "@hue<deg>" if recoloured,
+                                    // "@plain<rrggbb>" if plain (applyBackModifiers)
     double visibleFraction = 0.0;   // share of the card's area not covered (by cards, hands, image border)
     std::vector<SceneIndex> indices;  // face-up cards only
 };
