@@ -3,16 +3,64 @@
 // closed paper mask.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
 #include "nertz/vision/index_proposals.hpp"
+#include "nertz/vision/index_reader.hpp"
 
 using namespace nertz::vision;
 
 namespace {
+
+// The patch of one candidate computed one sample at a time: the definition cutIndexPatch's SIMD lanes
+// must keep bit for bit (the reader is trained on these patches).
+cv::Mat referencePatch(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p) {
+    double d = std::hypot(double(c.b.x - c.a.x), double(c.b.y - c.a.y));
+    int k = int(std::lround(std::log2(std::max(d, 1e-3) / p.idealDistance)));
+    k = std::clamp(k, 0, int(pyr.levels.size()) - 1);
+    double q = double(1 << k);
+    double ax = c.a.x / q, ay = c.a.y / q, bx = c.b.x / q, by = c.b.y / q;
+    double vx = bx - ax, vy = by - ay, dd = std::max(std::hypot(vx, vy), 1e-6);
+    double dx = vx / dd, dy = vy / dd, rx = -dy, ry = dx;
+    double cx = (ax + bx) / 2, cy = (ay + by) / 2;
+    double sw = p.spanWidth * dd, sh = p.spanHeight * dd;
+    double kx = sw / p.patchWidth, ky = sh / p.patchHeight;
+    const float m00 = float(rx * kx), m01 = float(dx * ky), m02 = float(cx - rx * sw / 2 - dx * sh / 2);
+    const float m10 = float(ry * kx), m11 = float(dy * ky), m12 = float(cy - ry * sw / 2 - dy * sh / 2);
+    const cv::Mat& src = pyr.levels[std::size_t(k)];
+    const int W = src.cols, H = src.rows;
+    cv::Mat patch(p.patchHeight, p.patchWidth, CV_8U);
+    bool inside = true;
+    for (float u : {0.f, float(p.patchWidth - 1)})
+        for (float v : {0.f, float(p.patchHeight - 1)}) {
+            const float x = m00 * u + m01 * v + m02, y = m10 * u + m11 * v + m12;
+            inside = inside && x >= 0.f && y >= 0.f && x < float(W - 1) && y < float(H - 1);
+        }
+    for (int v = 0; v < p.patchHeight; ++v) {
+        float x = m01 * float(v) + m02, y = m11 * float(v) + m12;
+        for (int u = 0; u < p.patchWidth; ++u, x += m00, y += m10) {
+            const int x0 = int(x + 4096.f) - 4096, y0 = int(y + 4096.f) - 4096;
+            const float wx = x - float(x0), wy = y - float(y0);
+            int xa = x0, xb = x0 + 1, ya = y0, yb = y0 + 1;
+            if (!inside) {
+                xa = std::clamp(xa, 0, W - 1), xb = std::clamp(xb, 0, W - 1);
+                ya = std::clamp(ya, 0, H - 1), yb = std::clamp(yb, 0, H - 1);
+            }
+            const std::uint8_t* ra = src.ptr<std::uint8_t>(ya);
+            const std::uint8_t* rb = src.ptr<std::uint8_t>(yb);
+            const float top = float(ra[xa]) + wx * (float(ra[xb]) - float(ra[xa]));
+            const float bot = float(rb[xa]) + wx * (float(rb[xb]) - float(rb[xa]));
+            patch.at<std::uint8_t>(v, u) = std::uint8_t(int(top + wy * (bot - top) + 0.5f) ^ (c.invert ? 255 : 0));
+        }
+    }
+    return patch;
+}
 
 // Table, a white card with a printed outline along its left edge at x = 200..203, and a corner index:
 // a rank "0" (a ring of thin strokes, glyph px tall) `gap` px right of the outline and a pip disc below
@@ -63,4 +111,61 @@ TEST(IndexProposals, PatchesAreUpright) {
     cv::Mat patch = cutIndexPatch(pyr, {{100, 80}, {100, 96}, false});
     EXPECT_EQ(patch.cols, ProposalParams{}.patchWidth);
     EXPECT_EQ(patch.rows, ProposalParams{}.patchHeight);
+}
+
+// cutIndexPatch gives the one-sample-at-a-time patches bit for bit: noise and smooth pictures, every
+// pyramid level, any direction, inside the picture and across its borders, both ink polarities, and a
+// patch size whose rows are no multiple of the SIMD width.
+TEST(IndexProposals, PatchesEqualTheSampleBySampleDefinition) {
+    cv::RNG rng(11);
+    for (const cv::Size size : {cv::Size(1024, 576), cv::Size(333, 251)})
+        for (bool smooth : {false, true}) {
+            cv::Mat g(size, CV_8U);
+            rng.fill(g, cv::RNG::UNIFORM, 0, 256);
+            if (smooth) cv::GaussianBlur(g, g, cv::Size(0, 0), 4.0);
+            for (const cv::Size patch : {cv::Size(24, 40), cv::Size(13, 21)}) {
+                ProposalParams p;
+                p.patchWidth = patch.width;
+                p.patchHeight = patch.height;
+                ProposalPyramid pyr = buildPyramid(g, p);
+                for (int i = 0; i < 3000; ++i) {
+                    const cv::Point2f a(rng.uniform(-20.f, float(size.width) + 20), rng.uniform(-20.f, float(size.height) + 20));
+                    const float len = float(std::exp(rng.uniform(std::log(3.0), std::log(150.0))));
+                    const float angle = rng.uniform(0.f, float(2 * CV_PI));
+                    const IndexCandidate c{a, a + cv::Point2f(std::cos(angle), std::sin(angle)) * len, rng.uniform(0, 2) == 1};
+                    const cv::Mat got = cutIndexPatch(pyr, c, p), want = referencePatch(pyr, c, p);
+                    ASSERT_EQ(cv::norm(got, want, cv::NORM_INF), 0.0)
+                        << "candidate " << c.a << " -> " << c.b << (c.invert ? " light" : " dark") << " patch " << patch;
+                }
+            }
+        }
+}
+
+// normalisePatch gives numpy.percentile's stretch bit for bit (the percentiles from the sorted values,
+// then (v - lo) / max(hi - lo, 8) clipped to 0..1): noise, flat, two-level and narrow-range patches.
+TEST(IndexProposals, NormalisedPatchEqualsSortedPercentiles) {
+    cv::RNG rng(5);
+    for (int i = 0; i < 400; ++i) {
+        cv::Mat p(i % 7 == 0 ? 3 : 40, i % 5 == 0 ? 1 : 24, CV_8U);
+        switch (i % 4) {
+            case 0: rng.fill(p, cv::RNG::UNIFORM, 0, 256); break;
+            case 1: p.setTo(rng.uniform(0, 256)); break;
+            case 2: rng.fill(p, cv::RNG::UNIFORM, 0, 2); p = p * 255; break;
+            default: rng.fill(p, cv::RNG::UNIFORM, 100, 107); break;
+        }
+        std::vector<std::uint8_t> sorted(p.begin<std::uint8_t>(), p.end<std::uint8_t>());
+        std::sort(sorted.begin(), sorted.end());
+        const std::size_t n = sorted.size();
+        auto pct = [&](double q) {
+            const double pos = q * double(n - 1);
+            const std::size_t k = std::size_t(pos);
+            const double frac = pos - double(k);
+            return k + 1 < n ? sorted[k] * (1 - frac) + sorted[k + 1] * frac : double(sorted[k]);
+        };
+        const double lo = pct(0.05), hi = pct(0.95), scale = 1.0 / std::max(hi - lo, 8.0);
+        std::vector<float> got(n);
+        normalisePatch(p, got.data());
+        for (std::size_t k = 0; k < n; ++k)
+            ASSERT_EQ(got[k], float(std::clamp((p.data[k] - lo) * scale, 0.0, 1.0))) << "patch " << i << " pixel " << k;
+    }
 }

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace nertz::vision {
@@ -15,8 +17,8 @@ struct Blob {
 };
 
 // Blobs of glyph size of mask bw (appended to out); where big is given, it becomes the mask of the
-// components too large to be a glyph (longest side > maxBlob).
-void blobsOf(const cv::Mat& bw, const ProposalParams& p, int minBlob, std::vector<Blob>& out,
+// components too large to be a glyph (longest side > maxBlob). Returns whether there is any such.
+bool blobsOf(const cv::Mat& bw, const ProposalParams& p, int minBlob, std::vector<Blob>& out,
              cv::Mat* big = nullptr) {
     cv::Mat labels, stats, centroids;
     int n = cv::connectedComponentsWithStats(bw, labels, stats, centroids, 8, CV_32S);
@@ -35,17 +37,18 @@ void blobsOf(const cv::Mat& bw, const ProposalParams& p, int minBlob, std::vecto
         if (fill < 0.12 || fill > 0.97) continue;
         out.push_back({float(centroids.at<double>(i, 0)), float(centroids.at<double>(i, 1)), float(s)});
     }
-    if (!big) return;
+    if (!big) return anyBig;
     big->create(bw.size(), CV_8U);
     if (!anyBig) {
         big->setTo(0);
-        return;
+        return false;
     }
     for (int y = 0; y < bw.rows; ++y) {
         const int* l = labels.ptr<int>(y);
         std::uint8_t* d = big->ptr<std::uint8_t>(y);
         for (int x = 0; x < bw.cols; ++x) d[x] = isBig[std::size_t(l[x])];
     }
+    return true;
 }
 
 // Ink blobs of both polarities of one level: dark ink where g <= mean - C, light ink where
@@ -60,12 +63,22 @@ void inkBlobs(const cv::Mat& g, const ProposalParams& p, int minBlob, bool split
                   cv::BORDER_REPLICATE | cv::BORDER_ISOLATED);
     const int c = int(std::floor(p.thresholdC));
     cv::Mat bwDark(g.size(), CV_8U), bwLight(g.size(), CV_8U);
+    // (for 1 <= c <= 255: dark where mean - g >= c, light where g - mean >= c, in saturating byte
+    // differences, sixteen pixels at a time)
+    const cv::v_uint8x16 vc = cv::v_setall_u8(std::uint8_t(std::clamp(c, 1, 255)));
     for (int y = 0; y < g.rows; ++y) {
         const std::uint8_t* gs = g.ptr<std::uint8_t>(y);
         const std::uint8_t* ms = mean.ptr<std::uint8_t>(y);
         std::uint8_t* d = bwDark.ptr<std::uint8_t>(y);
         std::uint8_t* l = bwLight.ptr<std::uint8_t>(y);
-        for (int x = 0; x < g.cols; ++x) {
+        int x = 0;
+        if (c >= 1 && c <= 255)
+            for (; x + 16 <= g.cols; x += 16) {
+                const cv::v_uint8x16 gv = cv::v_load(gs + x), mv = cv::v_load(ms + x);
+                cv::v_store(d + x, (mv - gv) >= vc);  // 255 or 0
+                cv::v_store(l + x, (gv - mv) >= vc);
+            }
+        for (; x < g.cols; ++x) {
             const int diff = int(gs[x]) - int(ms[x]);
             d[x] = diff <= -c ? 255 : 0;
             l[x] = diff >= c ? 255 : 0;
@@ -77,16 +90,16 @@ void inkBlobs(const cv::Mat& g, const ProposalParams& p, int minBlob, bool split
         return;
     }
     cv::Mat bigDark, bigLight;
-    blobsOf(bwDark, p, minBlob, dark, &bigDark);
-    blobsOf(bwLight, p, minBlob, light, &bigLight);
+    const bool anyBigDark = blobsOf(bwDark, p, minBlob, dark, &bigDark);
+    const bool anyBigLight = blobsOf(bwLight, p, minBlob, light, &bigLight);
     const cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(p.paperClose, p.paperClose));
     cv::Mat paper;
-    if (cv::countNonZero(bigDark) > 0) {
+    if (anyBigDark) {
         cv::morphologyEx(bwLight, paper, cv::MORPH_CLOSE, k);
         cv::bitwise_and(bigDark, paper, bigDark);
         blobsOf(bigDark, p, minBlob, dark);
     }
-    if (cv::countNonZero(bigLight) > 0) {
+    if (anyBigLight) {
         cv::morphologyEx(bwDark, paper, cv::MORPH_CLOSE, k);
         cv::bitwise_and(bigLight, paper, bigLight);
         blobsOf(bigLight, p, minBlob, light);
@@ -165,33 +178,93 @@ cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const
     const int W = src.cols, H = src.rows;
     const std::size_t step = src.step[0];
     const std::uint8_t* base = src.ptr<std::uint8_t>();
-    cv::Mat patch(p.patchHeight, p.patchWidth, CV_8U);
+    const int pw = p.patchWidth, ph = p.patchHeight;
+    cv::Mat patch(ph, pw, CV_8U);
     // inside: every sample and its right/lower neighbour lie in the level (no clamping needed)
     bool inside = true;
-    for (float u : {0.f, float(p.patchWidth - 1)})
-        for (float v : {0.f, float(p.patchHeight - 1)}) {
+    for (float u : {0.f, float(pw - 1)})
+        for (float v : {0.f, float(ph - 1)}) {
             const float x = m00 * u + m01 * v + m02, y = m10 * u + m11 * v + m12;
             inside = inside && x >= 0.f && y >= 0.f && x < float(W - 1) && y < float(H - 1);
         }
-    const std::uint8_t flip = c.invert ? 255 : 0;
-    for (int v = 0; v < p.patchHeight; ++v) {
-        std::uint8_t* out = patch.ptr<std::uint8_t>(v);
-        float x = m01 * float(v) + m02, y = m11 * float(v) + m12;
-        for (int u = 0; u < p.patchWidth; ++u, x += m00, y += m10) {
-            const int x0 = int(x + 4096.f) - 4096, y0 = int(y + 4096.f) - 4096;  // floor for |x| < 4096
-            const float wx = x - float(x0), wy = y - float(y0);
-            int xa = x0, xb = x0 + 1, ya = y0, yb = y0 + 1;
-            if (!inside) {
-                xa = std::clamp(xa, 0, W - 1); xb = std::clamp(xb, 0, W - 1);
-                ya = std::clamp(ya, 0, H - 1); yb = std::clamp(yb, 0, H - 1);
+    // The same float operations as one sample at a time (the patch is bit for bit what it was), in
+    // SIMD lanes: each patch row v walks the level from (m01 v + m02, m11 v + m12) in steps of
+    // (m00, m10), a running float sum per row, so four rows at a time go through the lanes. The work is
+    // kept column-major (sample (u, v) at u * rows8 + v, rows8: the rows padded to a multiple of 8):
+    // coordinates and weights, then the four neighbours gathered, then the blend, then the transpose.
+    const int rows8 = (ph + 7) / 8 * 8, n8 = pw * rows8;
+    cv::AutoBuffer<int, 4 * 1024> idxBuf(std::size_t(n8) * 4);
+    cv::AutoBuffer<float, 2 * 1024> fBuf(std::size_t(n8) * 2);
+    cv::AutoBuffer<std::uint8_t, 4 * 1024> pixBuf(std::size_t(n8) * 4);
+    int *xaT = idxBuf.data(), *xbT = xaT + n8, *yaT = xbT + n8, *ybT = yaT + n8;
+    float *wxT = fBuf.data(), *wyT = wxT + n8;
+    std::uint8_t *p00 = pixBuf.data(), *p01 = p00 + n8, *p10 = p01 + n8, *p11 = p10 + n8;
+    {
+        const cv::v_float32x4 vm00 = cv::v_setall_f32(m00), vm10 = cv::v_setall_f32(m10), v4096 = cv::v_setall_f32(4096.f);
+        const cv::v_int32x4 i4096 = cv::v_setall_s32(4096), one = cv::v_setall_s32(1);
+        // clamping only where a sample may fall outside (the same bounds as before: none when inside)
+        const int big = 1 << 30;
+        const cv::v_int32x4 xLo = cv::v_setall_s32(inside ? -big : 0), xHi = cv::v_setall_s32(inside ? big : W - 1);
+        const cv::v_int32x4 yLo = cv::v_setall_s32(inside ? -big : 0), yHi = cv::v_setall_s32(inside ? big : H - 1);
+        for (int v = 0; v < rows8; v += 4) {
+            const cv::v_float32x4 fv(float(v), float(v + 1), float(v + 2), float(v + 3));
+            cv::v_float32x4 x = cv::v_setall_f32(m01) * fv + cv::v_setall_f32(m02);
+            cv::v_float32x4 y = cv::v_setall_f32(m11) * fv + cv::v_setall_f32(m12);
+            for (int u = 0, at = v; u < pw; ++u, at += rows8, x = x + vm00, y = y + vm10) {
+                const cv::v_int32x4 x0 = cv::v_trunc(x + v4096) - i4096, y0 = cv::v_trunc(y + v4096) - i4096;  // floor for |x| < 4096
+                cv::v_store(wxT + at, x - cv::v_cvt_f32(x0));
+                cv::v_store(wyT + at, y - cv::v_cvt_f32(y0));
+                cv::v_store(xaT + at, cv::v_min(cv::v_max(x0, xLo), xHi));
+                cv::v_store(xbT + at, cv::v_min(cv::v_max(x0 + one, xLo), xHi));
+                cv::v_store(yaT + at, cv::v_min(cv::v_max(y0, yLo), yHi));
+                cv::v_store(ybT + at, cv::v_min(cv::v_max(y0 + one, yLo), yHi));
             }
-            const std::uint8_t* ra = base + std::size_t(ya) * step;
-            const std::uint8_t* rb = base + std::size_t(yb) * step;
-            const float top = float(ra[xa]) + wx * (float(ra[xb]) - float(ra[xa]));
-            const float bot = float(rb[xa]) + wx * (float(rb[xb]) - float(rb[xa]));
-            const int val = int(top + wy * (bot - top) + 0.5f);  // 0..255: a convex mix of bytes
-            out[u] = std::uint8_t(val ^ flip);
         }
+    }
+    // gathered a patch row at a time: its samples lie along a few level rows (a column of the patch
+    // crosses ~40 level rows, which the cache's sets cannot all hold when the level's step is a power of 2)
+    for (int u = 0; u < pw; ++u)  // padding rows
+        for (int at = u * rows8 + ph; at < (u + 1) * rows8; ++at) p00[at] = p01[at] = p10[at] = p11[at] = 0;
+    if (inside) {  // xb = xa + 1, yb = ya + 1: two neighbours per load
+        for (int v = 0; v < ph; ++v)
+            for (int u = 0, at = v; u < pw; ++u, at += rows8) {
+                const std::uint8_t* ra = base + std::ptrdiff_t(yaT[at]) * std::ptrdiff_t(step) + xaT[at];
+                std::uint8_t t[2], b[2];
+                std::memcpy(t, ra, 2);
+                std::memcpy(b, ra + step, 2);
+                p00[at] = t[0];
+                p01[at] = t[1];
+                p10[at] = b[0];
+                p11[at] = b[1];
+            }
+    } else {
+        for (int v = 0; v < ph; ++v)
+            for (int u = 0, at = v; u < pw; ++u, at += rows8) {
+                const std::uint8_t* ra = base + std::ptrdiff_t(yaT[at]) * std::ptrdiff_t(step);
+                const std::uint8_t* rb = base + std::ptrdiff_t(ybT[at]) * std::ptrdiff_t(step);
+                p00[at] = ra[xaT[at]];
+                p01[at] = ra[xbT[at]];
+                p10[at] = rb[xaT[at]];
+                p11[at] = rb[xbT[at]];
+            }
+    }
+    const cv::v_float32x4 half = cv::v_setall_f32(0.5f);
+    const cv::v_int32x4 flip = cv::v_setall_s32(c.invert ? 255 : 0);
+    std::uint8_t* resT = p00;  // each group of eight is read before it is overwritten
+    auto bytes = [](const std::uint8_t* q) { return cv::v_cvt_f32(cv::v_reinterpret_as_s32(cv::v_load_expand_q(q))); };
+    auto blend = [&](int at) {
+        const cv::v_float32x4 ta = bytes(p00 + at), tb = bytes(p01 + at), ba = bytes(p10 + at), bb = bytes(p11 + at);
+        const cv::v_float32x4 wx = cv::v_load(wxT + at), wy = cv::v_load(wyT + at);
+        const cv::v_float32x4 top = ta + wx * (tb - ta), bot = ba + wx * (bb - ba);
+        return cv::v_trunc(top + wy * (bot - top) + half) ^ flip;  // 0..255: a convex mix of bytes
+    };
+    for (int at = 0; at < n8; at += 8) {
+        const cv::v_int32x4 lo = blend(at), hi = blend(at + 4);
+        cv::v_pack_u_store(resT + at, cv::v_pack(lo, hi));
+    }
+    for (int v = 0; v < ph; ++v) {
+        std::uint8_t* out = patch.ptr<std::uint8_t>(v);
+        for (int u = 0; u < pw; ++u) out[u] = resT[u * rows8 + v];
     }
     return patch;
 }

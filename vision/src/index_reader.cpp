@@ -29,26 +29,46 @@ void normalisePatch(const cv::Mat& p, float* dst) {
     CV_Assert(p.type() == CV_8UC1 && p.isContinuous());
     const int n = p.rows * p.cols;
     const std::uint8_t* src = p.ptr<std::uint8_t>();
-    int hist[256] = {};
-    for (int i = 0; i < n; ++i) ++hist[src[i]];
-    // value at sorted position i, from the cumulative histogram
-    auto sortedAt = [&](std::size_t i) {
-        std::size_t cum = 0;
-        for (int v = 0; v < 256; ++v) {
-            cum += std::size_t(hist[v]);
-            if (cum > i) return double(v);
-        }
-        return 255.0;
+    // four partial histograms: runs of one grey level (flat patches) do not wait on each other's counts
+    int part[4][256] = {};
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        ++part[0][src[i]];
+        ++part[1][src[i + 1]];
+        ++part[2][src[i + 2]];
+        ++part[3][src[i + 3]];
+    }
+    for (; i < n; ++i) ++part[0][src[i]];
+    int hist[256];
+    for (int v = 0; v < 256; ++v) hist[v] = part[0][v] + part[1][v] + part[2][v] + part[3][v];
+    // a percentile interpolates between the values at sorted positions k and k + 1 (as numpy.percentile);
+    // the four values are found in one walk of the cumulative histogram
+    const double posLo = 0.05 * (n - 1), posHi = 0.95 * (n - 1);
+    const std::size_t kLo = std::size_t(posLo), kHi = std::size_t(posHi);
+    const std::size_t want[4] = {kLo, kLo + 1, kHi, kHi + 1};
+    double at[4] = {255.0, 255.0, 255.0, 255.0};
+    bool done[4] = {};
+    int found = 0;
+    std::size_t cum = 0;
+    for (int v = 0; v < 256 && found < 4; ++v) {
+        cum += std::size_t(hist[v]);
+        for (int t = 0; t < 4; ++t)
+            if (!done[t] && cum > want[t]) {
+                at[t] = double(v);
+                done[t] = true;
+                ++found;
+            }
+    }
+    auto pct = [&](std::size_t k, double pos, double a0, double a1) {
+        const double frac = pos - double(k);
+        return k + 1 < std::size_t(n) ? a0 * (1 - frac) + a1 * frac : a0;
     };
-    auto pct = [&](double q) {
-        double pos = q * (n - 1);
-        std::size_t i = std::size_t(pos);
-        double frac = pos - double(i);
-        return i + 1 < std::size_t(n) ? sortedAt(i) * (1 - frac) + sortedAt(i + 1) * frac : sortedAt(i);
-    };
-    const double lo = pct(0.05), hi = pct(0.95);
+    const double lo = pct(kLo, posLo, at[0], at[1]), hi = pct(kHi, posHi, at[2], at[3]);
     const double scale = 1.0 / std::max(hi - lo, 8.0);
-    for (int i = 0; i < n; ++i) dst[i] = float(std::clamp((src[i] - lo) * scale, 0.0, 1.0));
+    // the output depends on the grey level alone: one table entry per level
+    float lut[256];
+    for (int v = 0; v < 256; ++v) lut[v] = float(std::clamp((v - lo) * scale, 0.0, 1.0));
+    for (int k = 0; k < n; ++k) dst[k] = lut[src[k]];
 }
 
 namespace {
@@ -71,16 +91,22 @@ cv::dnn::Net loadNet(const std::filesystem::path& file) {
 }
 
 // Runs net on the rows `which` of the normalised patches (n x 1 x h x w), in batches; returns n x classes.
-cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>& which, int h, int w) {
+// Without which: on all rows in order, fed from `all` itself (no gathering copy).
+cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* which, int h, int w) {
     constexpr int kBatch = 1024;
-    const int n = int(which.size());
+    const int n = which ? int(which->size()) : all.rows;
     cv::Mat out;
     for (int start = 0; start < n; start += kBatch) {
         const int m = std::min(kBatch, n - start);
         int dims[4] = {m, 1, h, w};
-        cv::Mat blob(4, dims, CV_32F);
-        for (int k = 0; k < m; ++k)
-            std::copy_n(all.ptr<float>(which[start + k]), h * w, blob.ptr<float>() + std::size_t(k) * h * w);
+        cv::Mat blob;
+        if (which) {
+            blob.create(4, dims, CV_32F);
+            for (int k = 0; k < m; ++k)
+                std::copy_n(all.ptr<float>((*which)[std::size_t(start + k)]), h * w, blob.ptr<float>() + std::size_t(k) * h * w);
+        } else {
+            blob = cv::Mat(4, dims, CV_32F, const_cast<float*>(all.ptr<float>(start)));  // rows start.. are contiguous
+        }
         net.setInput(blob);
         cv::Mat prob = net.forward();
         out.push_back(prob.reshape(1, m));
@@ -109,14 +135,12 @@ std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,
         CV_Assert(patches[k].rows == h && patches[k].cols == w);
         normalisePatch(patches[k], all.ptr<float>(int(k)));
     }
-    std::vector<int> everyone(patches.size());
-    for (std::size_t k = 0; k < patches.size(); ++k) everyone[k] = int(k);
-    cv::Mat gate = forward(impl_->gate, all, everyone, h, w);  // n x 2
+    cv::Mat gate = forward(impl_->gate, all, nullptr, h, w);  // n x 2
     std::vector<int> kept;
     for (int k = 0; k < gate.rows; ++k)
         if (gate.at<float>(k, 1) >= gateThreshold) kept.push_back(k);
     if (kept.empty()) return out;
-    cv::Mat prob = forward(impl_->reader, all, kept, h, w);  // kept x 53
+    cv::Mat prob = forward(impl_->reader, all, &kept, h, w);  // kept x 53
     for (std::size_t k = 0; k < kept.size(); ++k) {
         const float* row = prob.ptr<float>(int(k));
         int best = int(std::max_element(row, row + prob.cols) - row);
