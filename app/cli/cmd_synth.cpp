@@ -38,6 +38,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         double tilt = 50;
         double plainBacks = 0;
         double pepper = 0;
+        double plainTables = 0;
         bool crops = false;
         bool previews = false;
         bool masks = false;
@@ -60,6 +61,8 @@ void addSynthCommand(CLI::App& app, Context&) {
     cmd->add_option("--plain-backs", args->plainBacks,
                     "share of decks given a plain back of one colour (no pattern, no margin; mostly dark)")
         ->capture_default_str();
+    cmd->add_option("--plain-tables", args->plainTables, "share of scenes on a plain one-colour cloth (felt)")
+        ->capture_default_str();
     cmd->add_option("--pepper", args->pepper, "share of scenes with salt-and-pepper noise (as the real set's exporter added)")
         ->capture_default_str();
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
@@ -75,9 +78,11 @@ void addSynthCommand(CLI::App& app, Context&) {
         if (args->tilt < 0 || args->tilt > 75) throw scoring::InputError("max-tilt", "must be 0..75 degrees");
         if (args->plainBacks < 0 || args->plainBacks > 1) throw scoring::InputError("plain-backs", "must be 0..1");
         if (args->pepper < 0 || args->pepper > 1) throw scoring::InputError("pepper", "must be 0..1");
+        if (args->plainTables < 0 || args->plainTables > 1) throw scoring::InputError("plain-tables", "must be 0..1");
         sy::SceneOptions opt;
         opt.plainBacks = args->plainBacks;
         opt.pepperNoise = args->pepper;
+        opt.plainTables = args->plainTables;
         opt.kind = sy::parseSceneKind(args->kind);
         opt.maxTiltDegrees = args->tilt;
         if (args->size == "random") {

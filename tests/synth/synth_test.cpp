@@ -297,14 +297,15 @@ TEST(SynthErrors, UserMistakesNameTheField) {
 }
 
 // Plain backs (no pattern, no margin: the black decks of real tables) are named by their colour, so
-// eval-count re-creates exactly the artwork the scene used; asking for none leaves every scene of a
-// seed as it was.
+// eval-count re-creates exactly the artwork the scene used; asking for none (and for no plain cloth
+// and no pepper noise) leaves every scene of a seed as it was.
 TEST(SynthBacks, PlainBacksAreOneColourAndRecreatedFromTheirName) {
     sy::SceneOptions plain;
     plain.kind = sy::SceneKind::Backs;
     plain.size = {640, 480};
     plain.plainBacks = 1.0;
     plain.pepperNoise = 1.0;
+    plain.plainTables = 1.0;
     const sy::Scene s = sy::SceneGenerator(testDesigns(), plain).generate(7);
     int named = 0;
     for (const auto& d : s.decks) {
@@ -338,6 +339,7 @@ TEST(SynthBacks, PlainBacksAreOneColourAndRecreatedFromTheirName) {
     sy::SceneOptions none = plain;
     none.plainBacks = 0.0;
     none.pepperNoise = 0.0;
+    none.plainTables = 0.0;
     sy::SceneOptions before;
     before.kind = sy::SceneKind::Backs;
     before.size = {640, 480};

@@ -95,6 +95,19 @@ cv::Mat photo(cv::RNG& rng, cv::Size size, const std::filesystem::path& file) {
 
 }  // namespace
 
+cv::Mat plainCloth(cv::RNG& rng, cv::Size size) {
+    const bool felt = rng.uniform(0.0, 1.0) < 0.5;  // green felt, else any colour
+    const cv::Vec3b base = felt ? hsvColour(rng.uniform(95.0, 150.0), rng.uniform(0.4, 0.9), rng.uniform(0.2, 0.6)).at<cv::Vec3b>(0)
+                                : hsvColour(rng.uniform(0.0, 360.0), rng.uniform(0.0, 0.8), rng.uniform(0.1, 0.9)).at<cv::Vec3b>(0);
+    cv::Mat img(size, CV_8UC3, cv::Scalar(base[0], base[1], base[2]));
+    cv::Mat grain(size, CV_8UC3);
+    const int amp = rng.uniform(2, 14);
+    rng.fill(grain, cv::RNG::UNIFORM, 0, amp);
+    img += grain;
+    img -= cv::Scalar::all(amp / 2);
+    return img;
+}
+
 cv::Mat makeTable(cv::RNG& rng, cv::Size size, const std::vector<std::filesystem::path>& photos) {
     const int choices = photos.empty() ? 3 : 4;
     const int kind = rng.uniform(0, choices);

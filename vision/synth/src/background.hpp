@@ -12,4 +12,8 @@ namespace nertz::synth {
 // crop is one of the choices.
 cv::Mat makeTable(cv::RNG& rng, cv::Size size, const std::vector<std::filesystem::path>& photos);
 
+// A plain one-colour cloth (felt) with a fine grain and a soft light fall-off: the table that a
+// plain card back is easiest to mistake for.
+cv::Mat plainCloth(cv::RNG& rng, cv::Size size);
+
 }  // namespace nertz::synth

@@ -537,7 +537,10 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         const cv::Rect planeBox = cv::boundingRect(seen) & cv::Rect(int(mid.x - reach), int(mid.y - reach), int(2 * reach), int(2 * reach));
         const double s = std::min(1.0, std::sqrt(1.5e6 / std::max(1.0, double(planeBox.area()))));
         const cv::Size tex(std::max(8, int(planeBox.width * s)), std::max(8, int(planeBox.height * s)));
-        const cv::Mat table = makeTable(rng, tex, photos_);
+        // the draw only happens when plain cloths are asked for: the scenes of a seed stay as they were
+        const cv::Mat table = options_.plainTables > 0 && rng.uniform(0.0, 1.0) < options_.plainTables
+                                  ? plainCloth(rng, tex)
+                                  : makeTable(rng, tex, photos_);
         const cv::Matx33d texToPlane(1 / s, 0, planeBox.x, 0, 1 / s, planeBox.y, 0, 0, 1);
         cv::warpPerspective(table, scene.image, view * texToPlane, size, cv::INTER_LINEAR, cv::BORDER_REFLECT);
     }
