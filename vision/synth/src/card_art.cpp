@@ -195,6 +195,18 @@ void writeIndexSheet(const CardDesign& design, const fs::path& file) {
     if (!cv::imwrite(file.string(), indexSheet(design))) throw sc::InputError("index-sheets", "cannot write " + file.string());
 }
 
+namespace {
+
+// Three colour planes and an alpha plane as one BGRA picture.
+cv::Mat withAlpha(std::vector<cv::Mat> bgr, const cv::Mat& alpha) {
+    bgr.push_back(alpha);
+    cv::Mat out;
+    cv::merge(bgr, out);
+    return out;
+}
+
+}  // namespace
+
 cv::Mat recolourBack(const cv::Mat& back, double hueDegrees) {
     CV_Assert(back.type() == CV_8UC4);
     std::vector<cv::Mat> ch;
@@ -212,10 +224,7 @@ cv::Mat recolourBack(const cv::Mat& back, double hueDegrees) {
     cv::cvtColor(hsv, bgr, cv::COLOR_HSV2BGR_FULL);
     std::vector<cv::Mat> out;
     cv::split(bgr, out);
-    out.push_back(ch[3]);
-    cv::Mat result;
-    cv::merge(out, result);
-    return result;
+    return withAlpha(std::move(out), ch[3]);
 }
 
 cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr) {
@@ -231,10 +240,7 @@ cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr) {
     }
     std::vector<cv::Mat> a;
     cv::split(back, a);
-    ch.push_back(a[3]);
-    cv::Mat out;
-    cv::merge(ch, out);
-    return out;
+    return withAlpha(std::move(ch), a[3]);
 }
 
 cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers) {
