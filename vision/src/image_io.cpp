@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include <opencv2/imgcodecs.hpp>
@@ -16,47 +17,42 @@ std::uint32_t be32(const std::uint8_t* p) { return (be16(p) << 16) | be16(p + 2)
 std::uint32_t le16(const std::uint8_t* p) { return (std::uint32_t(p[1]) << 8) | p[0]; }
 std::uint32_t le32(const std::uint8_t* p) { return (le16(p + 2) << 16) | le16(p); }
 
-ImageSize jpegSize(const std::uint8_t* d, std::size_t n) {
+// The offset of the first top-level JPEG segment whose marker satisfies `wanted` (its 0xFF byte),
+// walking the segments by their lengths from the start (so the markers inside an EXIF thumbnail in
+// APP1 are skipped); npos when the data end first. Throws on a broken segment chain.
+template <class Wanted>
+std::size_t jpegSegment(const std::uint8_t* d, std::size_t n, Wanted wanted) {
     std::size_t i = 2;
     while (i + 4 <= n) {
         if (d[i] != 0xFF) throw ImageError("corrupt JPEG header");
-        std::uint8_t marker = d[i + 1];
-        if (marker == 0xFF) { ++i; continue; }
-        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) { i += 2; continue; }
-        std::size_t len = be16(d + i + 2);
-        bool sof = (marker >= 0xC0 && marker <= 0xCF) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-        if (sof) {
-            if (i + 9 > n) break;
-            return {int(be16(d + i + 7)), int(be16(d + i + 5))};
-        }
-        if (len < 2) throw ImageError("corrupt JPEG header");
-        i += 2 + len;
-    }
-    throw ImageError("truncated JPEG: no frame header");
-}
-
-// A JPEG cut short decodes in libjpeg with a warning ("Premature end of JPEG file") and grey
-// rows where the data ended: the end-of-image marker must follow the main image's first scan. The
-// segments before that scan are skipped by their lengths, so an EXIF thumbnail (with its own
-// markers) inside APP1 does not count; in the scan data a 0xFF byte is always stuffed (FF 00), so
-// FF D9 there is the marker.
-bool jpegComplete(const std::uint8_t* d, std::size_t n) {
-    std::size_t i = 2;
-    while (i + 4 <= n) {
-        if (d[i] != 0xFF) return false;
         const std::uint8_t marker = d[i + 1];
         if (marker == 0xFF) { ++i; continue; }
         if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) { i += 2; continue; }
+        if (wanted(marker)) return i;
         const std::size_t len = be16(d + i + 2);
-        if (len < 2) return false;
-        if (marker == 0xDA) {
-            for (std::size_t k = i + 2 + len; k + 1 < n; ++k)
-                if (d[k] == 0xFF && d[k + 1] == 0xD9) return true;
-            return false;
-        }
+        if (len < 2) throw ImageError("corrupt JPEG header");
         i += 2 + len;
     }
-    return false;
+    return std::string::npos;
+}
+
+ImageSize jpegSize(const std::uint8_t* d, std::size_t n) {
+    const std::size_t i = jpegSegment(d, n, [](std::uint8_t m) {
+        return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;  // a start of frame
+    });
+    if (i == std::string::npos || i + 9 > n) throw ImageError("truncated JPEG: no frame header");
+    return {int(be16(d + i + 7)), int(be16(d + i + 5))};
+}
+
+// A JPEG cut short decodes in libjpeg with a warning ("Premature end of JPEG file") and grey rows
+// where the data ended: the end-of-image marker must follow the main image's first scan (in the
+// scan data a 0xFF byte is always stuffed, FF 00, so FF D9 there is the marker).
+void requireJpegEnd(const std::uint8_t* d, std::size_t n) {
+    const std::size_t sos = jpegSegment(d, n, [](std::uint8_t m) { return m == 0xDA; });
+    if (sos != std::string::npos)
+        for (std::size_t k = sos + 2 + be16(d + sos + 2); k + 1 < n; ++k)
+            if (d[k] == 0xFF && d[k + 1] == 0xD9) return;
+    throw ImageError("truncated JPEG (the data end before the end-of-image marker)");
 }
 
 ImageSize pnmSize(const std::uint8_t* d, std::size_t n) {
@@ -161,12 +157,11 @@ cv::Mat loadImage(const std::string& path) {
     ImageSize s;
     try {
         s = peekImageSize(bytes.data(), bytes.size());
+        if (bytes[0] == 0xFF && bytes[1] == 0xD8) requireJpegEnd(bytes.data(), bytes.size());
     } catch (const ImageError& e) {
         throw ImageError(path + ": " + e.what());
     }
     if (s.width <= 0 || s.height <= 0) throw ImageError(path + ": picture has zero size");
-    if (bytes[0] == 0xFF && bytes[1] == 0xD8 && !jpegComplete(bytes.data(), bytes.size()))
-        throw ImageError(path + ": truncated JPEG (the data end before the end-of-image marker)");
     if (std::int64_t(s.width) * s.height > kMaxImagePixels)
         throw ImageError(path + ": " + std::to_string(s.width) + "x" + std::to_string(s.height) + " is larger than the limit of " +
                          std::to_string(kMaxImagePixels) + " pixels");
