@@ -220,10 +220,10 @@ struct Tally {
 cv::Mat backArt(const fs::path& cache, const std::string& back) {
     const auto slash = back.find('/');
     if (slash == std::string::npos) throw sc("back", "'" + back + "' is not <design>/<back id>");
-    std::string id = back.substr(slash + 1);
     // a twin of a twin is recoloured twice ("back@hue95@hue132"); a plain back is "@plain<rrggbb>"
-    const std::string modifiers = id.find('@') == std::string::npos ? "" : id.substr(id.find('@'));
-    id = id.substr(0, id.find('@'));
+    const std::string full = back.substr(slash + 1);
+    const std::size_t at = std::min(full.find('@'), full.size());
+    const std::string id = full.substr(0, at), modifiers = full.substr(at);
     const std::string design = back.substr(0, slash);
     cv::Mat art;
     if (design == "nertz-colour") {

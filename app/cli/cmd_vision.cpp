@@ -173,6 +173,14 @@ void runEval(const VisionOptions& o) {
     std::cout << "\n";
 }
 
+// The detector's settings, the same for detect and eval.
+void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
+    cmd->add_option("--min-confidence", o.minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--gate", o.gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--work-size", o.workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
+    cmd->add_option("--work-min-size", o.workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
+}
+
 }  // namespace
 
 void addVisionCommands(CLI::App& app, Context&) {
@@ -181,20 +189,14 @@ void addVisionCommands(CLI::App& app, Context&) {
     detect->add_option("IMAGE", opts->images, "picture files")->required();
     detect->add_flag("--json", opts->json, "one JSON object per picture, one per line");
     detect->add_option("--models", opts->modelDir, "folder holding the model files (default: $NERTZ_MODEL_DIR, else the source tree's models/)");
-    detect->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
-    detect->add_option("--gate", opts->gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
-    detect->add_option("--work-size", opts->workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
-    detect->add_option("--work-min-size", opts->workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
+    addDetectorOptions(detect, *opts);
     detect->callback([opts] { runDetect(*opts); });
 
     auto* eval = app.add_subcommand("eval", "card-level precision/recall over a labelled folder (real-cards layout)");
     eval->add_option("DIR", opts->dir, "folder with classes.txt, images/, labels/ (or groups of them)")->required();
     eval->add_flag("--json", opts->json, "one JSON object");
     eval->add_option("--models", opts->modelDir, "folder holding the model files");
-    eval->add_option("--min-confidence", opts->minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
-    eval->add_option("--gate", opts->gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
-    eval->add_option("--work-size", opts->workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
-    eval->add_option("--work-min-size", opts->workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
+    addDetectorOptions(eval, *opts);
     eval->add_option("--limit", opts->limit, "score only the first N pictures");
     eval->callback([opts] { runEval(*opts); });
 }

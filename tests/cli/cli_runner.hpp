@@ -26,6 +26,15 @@ inline std::string shellQuote(const std::string& s) {
     return q + "'";
 }
 
+// The non-empty lines of a text (a program's output, a labels file).
+inline std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty()) out.push_back(l);
+    return out;
+}
+
 inline std::string slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream ss;

@@ -6,12 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "cli_runner.hpp"
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+using nertz::testing::lines;
 using nertz::testing::runCli;
 
 namespace {
@@ -20,14 +20,6 @@ const fs::path kTable = fs::path(NERTZ_SHARED_DIR) / "data/real-cards/webcam_tab
 
 #define NERTZ_REQUIRE_REAL_PHOTOS() \
     if (!fs::is_directory(kTable)) GTEST_SKIP() << "no real photos at " << kTable
-
-std::vector<std::string> lines(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string l; std::getline(in, l);)
-        if (!l.empty()) out.push_back(l);
-    return out;
-}
 
 }  // namespace
 

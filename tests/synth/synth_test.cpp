@@ -21,6 +21,7 @@
 namespace fs = std::filesystem;
 namespace sy = nertz::synth;
 using nertz::testing::runCli;
+using nertz::testing::lines;
 using nertz::testing::slurp;
 
 namespace {
@@ -38,14 +39,6 @@ fs::path tempDir(const std::string& name) {
     const fs::path dir = fs::temp_directory_path() / ("nertz-synth-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(dir);
     return dir;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        if (!l.empty()) out.push_back(l);
-    return out;
 }
 
 // The real set's label rules: "class cx cy w h" (a box) or "class x1 y1 x2 y2 ..." (a polygon of at

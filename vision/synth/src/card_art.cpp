@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -241,6 +242,12 @@ cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr) {
     std::vector<cv::Mat> a;
     cv::split(back, a);
     return withAlpha(std::move(ch), a[3]);
+}
+
+std::string plainBackModifier(cv::Vec3b bgr) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "%02x%02x%02x", bgr[2], bgr[1], bgr[0]);
+    return std::string("@plain") + hex;
 }
 
 cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers) {

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 
@@ -439,10 +438,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                 const bool dark = rng.uniform(0.0, 1.0) < 0.7;
                 const cv::Vec3b c = dark ? cv::Vec3b(uchar(rng.uniform(5, 60)), uchar(rng.uniform(5, 60)), uchar(rng.uniform(5, 60)))
                                          : cv::Vec3b(uchar(rng.uniform(20, 230)), uchar(rng.uniform(20, 230)), uchar(rng.uniform(20, 230)));
-                char hex[8];
-                std::snprintf(hex, sizeof hex, "%02x%02x%02x", c[2], c[1], c[0]);
                 art.back = plainBack(art.back, c);
-                art.info.back += std::string("@plain") + hex;
+                art.info.back += plainBackModifier(c);
             }
             if (!distinctLooks) break;
             const cv::Mat look = backLook(art.back);

@@ -70,6 +70,9 @@ cv::Mat recolourBack(const cv::Mat& back, double hueDegrees);
 // the same picture.
 cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr);
 
+// The back id modifier naming plainBack(_, bgr): "@plain<rrggbb>" (read by applyBackModifiers).
+std::string plainBackModifier(cv::Vec3b bgr);
+
 // The deck's back from a scene's back id after "<design>/<back id>": the modifiers "@hue<deg>"
 // (recolourBack) and "@plain<rrggbb>" (plainBack) applied in order to `base`.
 cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers);
