@@ -39,6 +39,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         double plainBacks = 0;
         double pepper = 0;
         double plainTables = 0;
+        double realHands = 0;
         bool crops = false;
         bool previews = false;
         bool masks = false;
@@ -63,6 +64,9 @@ void addSynthCommand(CLI::App& app, Context&) {
         ->capture_default_str();
     cmd->add_option("--plain-tables", args->plainTables, "share of scenes on a plain one-colour cloth (felt)")
         ->capture_default_str();
+    cmd->add_option("--real-hands", args->realHands,
+                    "share of hands drawn with light, skin texture and a shadow (else one shaded skin colour)")
+        ->capture_default_str();
     cmd->add_option("--pepper", args->pepper, "share of scenes with salt-and-pepper noise (as the real set's exporter added)")
         ->capture_default_str();
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
@@ -79,10 +83,12 @@ void addSynthCommand(CLI::App& app, Context&) {
         if (args->plainBacks < 0 || args->plainBacks > 1) throw scoring::InputError("plain-backs", "must be 0..1");
         if (args->pepper < 0 || args->pepper > 1) throw scoring::InputError("pepper", "must be 0..1");
         if (args->plainTables < 0 || args->plainTables > 1) throw scoring::InputError("plain-tables", "must be 0..1");
+        if (args->realHands < 0 || args->realHands > 1) throw scoring::InputError("real-hands", "must be 0..1");
         sy::SceneOptions opt;
         opt.plainBacks = args->plainBacks;
         opt.pepperNoise = args->pepper;
         opt.plainTables = args->plainTables;
+        opt.realHands = args->realHands;
         opt.kind = sy::parseSceneKind(args->kind);
         opt.maxTiltDegrees = args->tilt;
         if (args->size == "random") {

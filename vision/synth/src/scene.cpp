@@ -248,7 +248,10 @@ void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d
 }
 
 // A hand reaching in from an image border: palm and fingers in a skin colour, softly shaded.
-void drawHand(cv::RNG& rng, cv::Mat& img, cv::Mat& ids, double scale) {
+// `realLook`: skin as a camera sees it rather than one flat colour: light falling across the hand,
+// blotchy and fine skin texture, and a soft shadow on what lies below
+// (a plain back and a flat hand look alike to the back segmenter otherwise).
+void drawHand(cv::RNG& rng, cv::Mat& img, cv::Mat& ids, double scale, bool realLook) {
     const int side = rng.uniform(0, 4);
     const cv::Size s = img.size();
     const double t = rng.uniform(0.15, 0.85);
@@ -283,11 +286,47 @@ void drawHand(cv::RNG& rng, cv::Mat& img, cv::Mat& ids, double scale) {
     const cv::Vec3b c = skin.at<cv::Vec3b>(0);
     cv::Mat shade;
     cv::GaussianBlur(mask, shade, {0, 0}, std::max(1.0, scale * 0.08));
+    // realLook: a light factor per pixel (gradient x blotches x grain), and a shadow
+    cv::Mat light;
+    if (realLook) {
+        light = cv::Mat(s, CV_32F, cv::Scalar(1.0));
+        const double angle = rng.uniform(0.0, 2 * kPi), strength = rng.uniform(0.15, 0.45);
+        const cv::Point2d dir(std::cos(angle), std::sin(angle));
+        cv::Mat blotch(std::max(2, int(s.height / std::max(4.0, scale * 0.25))),
+                       std::max(2, int(s.width / std::max(4.0, scale * 0.25))), CV_32F);
+        rng.fill(blotch, cv::RNG::NORMAL, 0.0, rng.uniform(0.04, 0.12));
+        cv::resize(blotch, blotch, s, 0, 0, cv::INTER_CUBIC);
+        cv::Mat grain(s, CV_32F);
+        rng.fill(grain, cv::RNG::NORMAL, 0.0, rng.uniform(0.01, 0.05));
+        cv::GaussianBlur(grain, grain, {0, 0}, 0.7);
+        for (int y = 0; y < s.height; ++y)
+            for (int x = 0; x < s.width; ++x) {
+                const double along = ((x - palm.x) * dir.x + (y - palm.y) * dir.y) / std::max(1.0, palmW);
+                light.at<float>(y, x) = float((1.0 + strength * std::clamp(along, -1.5, 1.5) / 1.5) *
+                                              (1.0 + blotch.at<float>(y, x) + grain.at<float>(y, x)));
+            }
+        // the hand's shadow on the table or cards below, offset away from the light
+        cv::Mat shadow;
+        const cv::Point2d off = -dir * (palmW * rng.uniform(0.05, 0.2));
+        const cv::Matx23d shift(1, 0, off.x, 0, 1, off.y);
+        cv::warpAffine(mask, shadow, shift, s);
+        cv::GaussianBlur(shadow, shadow, {0, 0}, std::max(1.0, palmW * rng.uniform(0.04, 0.12)));
+        const double depth = rng.uniform(0.2, 0.5);
+        for (int y = 0; y < s.height; ++y)
+            for (int x = 0; x < s.width; ++x) {
+                const uchar sh = shadow.at<uchar>(y, x);
+                if (!sh) continue;
+                cv::Vec3b& p = img.at<cv::Vec3b>(y, x);
+                for (int k = 0; k < 3; ++k) p[k] = cv::saturate_cast<uchar>(p[k] * (1.0 - depth * sh / 255.0));
+            }
+    }
     for (int y = 0; y < s.height; ++y) {
         for (int x = 0; x < s.width; ++x) {
             const uchar m = mask.at<uchar>(y, x);
             if (!m) continue;
-            const double a = m / 255.0, g = 0.6 + 0.4 * shade.at<uchar>(y, x) / 255.0;
+            double g = 0.6 + 0.4 * shade.at<uchar>(y, x) / 255.0;
+            if (realLook) g *= light.at<float>(y, x);
+            const double a = m / 255.0;
             cv::Vec3b& p = img.at<cv::Vec3b>(y, x);
             for (int k = 0; k < 3; ++k) p[k] = cv::saturate_cast<uchar>(p[k] * (1 - a) + c[k] * g * a);
             if (m > 127) ids.at<int>(y, x) = -2;
@@ -574,7 +613,12 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
 
     // hands over the table
     const int hands = rng.uniform(0, 10) < 3 ? rng.uniform(1, 3) : 0;
-    for (int h = 0; h < hands; ++h) drawHand(rng, scene.image, ids, cardHeight * rng.uniform(0.6, 1.0));
+    for (int h = 0; h < hands; ++h) {
+        const double handScale = cardHeight * rng.uniform(0.6, 1.0);
+        // the draw only happens when real-looking hands are asked for: the scenes of a seed stay as they were
+        const bool realLook = options_.realHands > 0 && rng.uniform(0.0, 1.0) < options_.realHands;
+        drawHand(rng, scene.image, ids, handScale, realLook);
+    }
 
     // visibility from the final id map
     const cv::Rect frame(0, 0, size.width, size.height);

@@ -38,6 +38,7 @@ struct SceneOptions {
     std::filesystem::path photoBackgrounds;  // optional folder of table photos (jpg/png)
     double plainBacks = 0.0;       // share of decks given a plain back of one colour (plainBack)
     double plainTables = 0.0;      // share of scenes on a plain one-colour cloth (felt)
+    double realHands = 0.0;        // share of hands drawn with light, skin texture and a shadow
     double pepperNoise = 0.0;      // share of scenes with salt-and-pepper noise, as the real set's exporter added
 };
 
