@@ -8,6 +8,10 @@ up: those are not backs). The picture is shrunk to the finder's working
 size (long side 640) and the net answers at a quarter of that (stride 4):
   channel 0: card (a face-down card shows here; hands and table are not cards)
   channel 1: outline (within ~1 output pixel of a visible edge of a card)
+With --centres (instances, after Panoptic-DeepLab's centre + offset heads) three more:
+  channel 2: centre (a Gaussian of SIGMA output pixels at the middle of what shows of each card
+             that counts: visible fraction >= 0.05, as eval-count counts)
+  channels 3, 4: offset (x, y) from this card pixel to its card's centre, in output pixels / 8
 Exported to ONNX (N x 3 x H x W, BGR in 0..1 minus 0.5; H and W multiples of 8) for cv::dnn.
 
     /usr/bin/python3 train_back_seg.py OUT.onnx DIR [DIR...] --epochs 14 --minutes 40
@@ -42,12 +46,15 @@ def load_scene(img_path, mask_path):
     # are no outline; the edge between a face-up card and a back is (the back's)
     meta = os.path.join(os.path.dirname(os.path.dirname(mask_path)), 'cards',
                         os.path.basename(mask_path)[:-4] + '.json')
+    countable = {}
     if os.path.isfile(meta):
         with open(meta) as f:
             cards = json.load(f)['cards']
         faceup = [i + 2 for i, c in enumerate(cards) if c.get('side') != 'back']
         if faceup:
             ids[np.isin(ids, faceup)] = 1
+        countable = {i + 2: c.get('side') == 'back' and c.get('visible_fraction', 0) >= 0.05
+                     for i, c in enumerate(cards)}
     H, W = ids.shape
     ww, wh = work_size(W, H)
     x = cv2.resize(img, (ww, wh), interpolation=cv2.INTER_AREA)
@@ -65,26 +72,71 @@ def load_scene(img_path, mask_path):
     edge = cv2.dilate(edge, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
     edge = cv2.resize(edge.astype(np.float32), (ow, oh), interpolation=cv2.INTER_AREA) > 0.3
     idw = cv2.resize(ids.astype(np.int16), (ww, wh), interpolation=cv2.INTER_NEAREST)
-    return x, fg.astype(np.uint8), edge.astype(np.uint8), idw
+    return x, fg.astype(np.uint8), edge.astype(np.uint8), idw, centre_labels(ids, countable, ow, oh)
+
+
+SIGMA = 1.5       # centre heatmap, output pixels
+OFFSET_UNIT = 8.0  # offsets are learnt in this many output pixels
+
+
+def centre_labels(ids, countable, ow, oh):
+    """Centre heatmap (oh x ow float32), offsets (2 x oh x ow float32, output px / OFFSET_UNIT),
+    their weight (oh x ow: 1 on pixels of cards that count) and the number of cards that count, from
+    the full-size id map."""
+    H, W = ids.shape
+    flat = ids.ravel()
+    n = int(flat.max()) + 1 if flat.size else 1
+    ys, xs = np.divmod(np.arange(flat.size, dtype=np.int64), W)
+    cnt = np.bincount(np.maximum(flat, 0), minlength=n).astype(np.float64)
+    sx = np.bincount(np.maximum(flat, 0), weights=xs + 0.5, minlength=n)
+    sy = np.bincount(np.maximum(flat, 0), weights=ys + 0.5, minlength=n)
+    heat = np.zeros((oh, ow), np.float32)
+    ncards = 0
+    gx, gy = np.meshgrid(np.arange(ow, dtype=np.float32), np.arange(oh, dtype=np.float32))
+    cx = np.full(n, np.nan)
+    cy = np.full(n, np.nan)
+    for i in range(2, n):
+        if cnt[i] == 0 or not countable.get(i, False):
+            continue
+        ncards += 1
+        cx[i] = sx[i] / cnt[i] * ow / W - 0.5
+        cy[i] = sy[i] / cnt[i] * oh / H - 0.5
+        heat = np.maximum(heat, np.exp(-((gx - cx[i]) ** 2 + (gy - cy[i]) ** 2) / (2 * SIGMA ** 2)))
+        # the cell nearest the middle is the one positive of the focal loss
+        px, py = int(round(cx[i])), int(round(cy[i]))
+        if 0 <= px < ow and 0 <= py < oh:
+            heat[py, px] = 1.0
+    # each output pixel's card: the id at its middle
+    ido = cv2.resize(ids.astype(np.int32).astype(np.float32), (ow, oh), interpolation=cv2.INTER_NEAREST).astype(np.int64)
+    ok = (ido >= 2) & (ido < n)
+    safe = np.where(ok, ido, 0)
+    tx, ty = cx[safe], cy[safe]
+    weight = (ok & np.isfinite(tx)).astype(np.float32)
+    off = np.zeros((2, oh, ow), np.float32)
+    off[0] = np.where(weight > 0, (np.nan_to_num(tx) - gx) / OFFSET_UNIT, 0)
+    off[1] = np.where(weight > 0, (np.nan_to_num(ty) - gy) / OFFSET_UNIT, 0)
+    return heat, off, weight, ncards
 
 
 class Seg(nn.Module):
     """Encoder to 1/8 with three dilated residual layers (context of a card or more), one decoder
-    step back to 1/4 joined with the 1/4 features; two logits per output pixel."""
-    def __init__(self):
+    step back to 1/4 joined with the 1/4 features; two logits per output pixel (five with the
+    centre and offset heads, which get a wider encoder: an offset must reach a card's middle)."""
+    def __init__(self, centres=False):
         super().__init__()
         def cbr(i, o, s=1, d=1, k=3):
             return nn.Sequential(nn.Conv2d(i, o, k, s, padding=d * (k // 2), dilation=d, bias=False),
                                  nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+        w, u = (32, 24) if centres else (24, 16)
         self.c1 = cbr(3, 8, 2)         # 1/2
         self.c2 = cbr(8, 16, 2)        # 1/4
-        self.c3 = cbr(16, 24, 2)       # 1/8
-        self.c4 = cbr(24, 24, d=2)
-        self.c5 = cbr(24, 24, d=4)
-        self.c6 = cbr(24, 24, d=8)
-        self.ua = cbr(40, 16, k=1)
-        self.ub = cbr(16, 16)
-        self.head = nn.Conv2d(16, 2, 3, padding=1)
+        self.c3 = cbr(16, w, 2)        # 1/8
+        self.c4 = cbr(w, w, d=2)
+        self.c5 = cbr(w, w, d=4)
+        self.c6 = cbr(w, w, d=8)
+        self.ua = cbr(w + 16, u, k=1)
+        self.ub = cbr(u, u)
+        self.head = nn.Conv2d(u, 5 if centres else 2, 3, padding=1)
 
     def forward(self, x):
         f2 = self.c2(self.c1(x))
@@ -132,7 +184,7 @@ def real_looks(rng, x, idw, strength):
     return np.clip(x, 0, 255)
 
 
-def augment(rng, x, fg, edge, idw, crop=(320, 256), strength=0.0):
+def augment(rng, x, fg, edge, idw, inst, crop=(320, 256), strength=0.0):
     h, w = x.shape[:2]
     cw, ch = min(crop[0], w), min(crop[1], h)
     cw -= cw % 8
@@ -142,18 +194,43 @@ def augment(rng, x, fg, edge, idw, crop=(320, 256), strength=0.0):
     x = x[y0:y0 + ch, x0:x0 + cw].astype(np.float32)
     if strength > 0:
         x = real_looks(rng, x, idw[y0:y0 + ch, x0:x0 + cw], strength)
-    fg = fg[y0 // 4:(y0 + ch) // 4, x0 // 4:(x0 + cw) // 4]
-    edge = edge[y0 // 4:(y0 + ch) // 4, x0 // 4:(x0 + cw) // 4]
+    out = (slice(y0 // 4, (y0 + ch) // 4), slice(x0 // 4, (x0 + cw) // 4))
+    fg = fg[out]
+    edge = edge[out]
+    heat, off, wt = inst[0][out], inst[1][(slice(None),) + out].copy(), inst[2][out]
     if rng.random() < 0.5:
-        x, fg, edge = x[:, ::-1], fg[:, ::-1], edge[:, ::-1]
+        x, fg, edge, heat, off, wt = x[:, ::-1], fg[:, ::-1], edge[:, ::-1], heat[:, ::-1], off[:, :, ::-1], wt[:, ::-1]
+        off = off * np.array([-1, 1], np.float32)[:, None, None]
     if rng.random() < 0.5:
-        x, fg, edge = x[::-1], fg[::-1], edge[::-1]
+        x, fg, edge, heat, off, wt = x[::-1], fg[::-1], edge[::-1], heat[::-1], off[:, ::-1], wt[::-1]
+        off = off * np.array([1, -1], np.float32)[:, None, None]
     if rng.random() < 0.5:  # another colour for every design and table
         x = x[:, :, rng.permutation(3)]
     x = x * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
     x = x * rng.uniform(0.85, 1.15, size=3)[None, None, :]
     x = np.clip(x, 0, 255) / 255.0 - 0.5
-    return (np.ascontiguousarray(x.transpose(2, 0, 1)), np.ascontiguousarray(fg), np.ascontiguousarray(edge))
+    return (np.ascontiguousarray(x.transpose(2, 0, 1)), np.ascontiguousarray(fg), np.ascontiguousarray(edge),
+            np.ascontiguousarray(heat), np.ascontiguousarray(off), np.ascontiguousarray(wt))
+
+
+def centre_focal_loss(logits, target):
+    """CenterNet's penalty-reduced focal loss: the cell nearest each middle (target 1) is a positive,
+    every other cell a negative weighted down by (1 - target)^4 near a middle; per middle."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = (target >= 0.999).float()
+    lp = -((1 - p) ** 2) * torch.log(p) * pos
+    ln = -((1 - target) ** 4) * (p ** 2) * torch.log(1 - p) * (1 - pos)
+    return (lp.sum() + ln.sum()) / pos.sum().clamp(min=1.0)
+
+
+CENTRE_THRESHOLD = 0.3  # a middle: a 3x3 local maximum of the centre map above this probability
+
+
+def count_peaks(heat_logits, threshold=math.log(CENTRE_THRESHOLD / (1 - CENTRE_THRESHOLD))):
+    """Centres found: 3x3 local maxima of the centre logits above threshold."""
+    h = torch.from_numpy(heat_logits)[None, None]
+    mx = F.max_pool2d(h, 3, 1, 1)
+    return int(((h == mx) & (h > threshold)).sum())
 
 
 def main():
@@ -165,6 +242,8 @@ def main():
     ap.add_argument('--batch', type=int, default=8)
     ap.add_argument('--seed', type=int, default=5)
     ap.add_argument('--val', type=float, default=0.05)
+    ap.add_argument('--centres', action='store_true',
+                    help='also learn card centres and offsets (five output channels; the finder then groups by centre)')
     ap.add_argument('--real-looks', type=float, default=0.0,
                     help='strength (0..1) of the plain-back / light-desk / pepper-noise repainting (real_looks)')
     a = ap.parse_args()
@@ -187,7 +266,7 @@ def main():
     fgpos = np.mean([d[1].mean() for d in train])
     edpos = np.mean([d[2].mean() for d in train])
     print(f'train {len(train)}, val {nval}; card share {fgpos:.3f}, outline share {edpos:.3f}', file=sys.stderr)
-    net = Seg()
+    net = Seg(a.centres)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps_per_epoch = math.ceil(len(train) / a.batch)
     total = steps_per_epoch * a.epochs
@@ -201,7 +280,7 @@ def main():
         tl = 0.0
         for b in range(steps_per_epoch):
             idx = perm[b * a.batch:(b + 1) * a.batch]
-            xs, fs, es = zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])
+            xs, fs, es, hs, os_, ws = zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])
             x = torch.from_numpy(np.stack(xs)).float()
             fg = torch.from_numpy(np.stack(fs)).float()
             ed = torch.from_numpy(np.stack(es)).float()
@@ -212,6 +291,13 @@ def main():
             out = net(x)
             loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
                 F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
+            if a.centres:
+                ht = torch.from_numpy(np.stack(hs))
+                ot = torch.from_numpy(np.stack(os_))
+                wt = torch.from_numpy(np.stack(ws))
+                loss = loss + centre_focal_loss(out[:, 2], ht)
+                l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
+                loss = loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -221,15 +307,27 @@ def main():
         with torch.no_grad():
             inter = np.zeros(2)
             union = np.zeros(2)
-            for x, fg, ed, _ in val:
+            cerr, cexact, oerr = [], 0, []
+            for x, fg, ed, _, inst in val:
                 xx = torch.from_numpy((x.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None].copy())
-                o = net(xx)[0].numpy() > 0
+                raw = net(xx)[0].numpy()
+                o = raw > 0
                 for c, t in ((0, fg), (1, ed)):
                     inter[c] += np.sum(o[c] & (t > 0))
                     union[c] += np.sum(o[c] | (t > 0))
+                if a.centres:
+                    d = abs(count_peaks(raw[2]) - inst[3])
+                    cerr.append(d)
+                    cexact += d == 0
+                    if inst[2].sum() > 0:
+                        oerr.append(float((np.abs(raw[3:5] - inst[1]).sum(0) * inst[2]).sum() / inst[2].sum() * OFFSET_UNIT))
         iou = inter / np.maximum(union, 1)
         el = time.time() - start
-        print(f'epoch {ep + 1}: loss {tl / steps_per_epoch:.4f}, val IoU card {iou[0]:.3f} outline {iou[1]:.3f}, '
+        extra = ''
+        if a.centres:
+            extra = (f', centres: |count error| {np.mean(cerr):.2f}, exact {cexact}/{len(val)}, '
+                     f'offset L1 {np.mean(oerr):.2f} px')
+        print(f'epoch {ep + 1}: loss {tl / steps_per_epoch:.4f}, val IoU card {iou[0]:.3f} outline {iou[1]:.3f}{extra}, '
               f'{el / 60:.1f} min', file=sys.stderr)
         if el > a.minutes * 60:
             print('time budget used: stopping', file=sys.stderr)

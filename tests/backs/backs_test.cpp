@@ -179,6 +179,13 @@ TEST(BackMatcher, AttributesLooseCardsOfRedAndBlueDecksExactly) {
         EXPECT_EQ(got.counts, truthCounts(s.deckOf)) << "seed " << seed;
         EXPECT_EQ(got.unknown, 0);
         EXPECT_EQ(got.cards.size(), s.quads.size());
+        if (const char* dir = std::getenv("NERTZ_TEST_DRAW")) {
+            cv::Mat img = s.image.clone();
+            for (const auto& c : got.cards)
+                for (std::size_t k = 0; k < 4; ++k)
+                    cv::line(img, c.quad[k], c.quad[(k + 1) % 4], c.deck < 0 ? cv::Scalar(0, 0, 255) : cv::Scalar(255, 255, 0), 2);
+            cv::imwrite(std::string(dir) + "/loose" + std::to_string(seed) + ".png", img);
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -623,6 +624,156 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
     return out;
 }
 
+// Cards as the segmenter's instances (`seg` has centre and offset heads): the middles of the cards
+// are the local maxima of the centre map, and every card pixel of `fg` (work size) goes to the
+// middle its offset points nearest to. Unlike the outline cuts of segmentPieces, a back's printed
+// pattern cannot cut a card in two, and the two showing parts of a card that another lies across
+// point at one middle. Returns the cards (rotated boxes around what shows of each) and a pixel of
+// each in `anchors`; `cardLong` as in segmentPieces.
+std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentation& seg,
+                                        const BackFinderOptions& options, float fallbackCardLong,
+                                        float& cardLong, std::vector<cv::Point>& anchors) {
+    std::vector<BackCandidate> out;
+    // middles: 3x3 local maxima above the threshold (a flat top gives one)
+    cv::Mat peakMax;
+    cv::dilate(seg.centre, peakMax, cv::Mat());
+    std::vector<cv::Point2f> middles;
+    for (int y = 0; y < seg.centre.rows; ++y) {
+        const float* c = seg.centre.ptr<float>(y);
+        const float* m = peakMax.ptr<float>(y);
+        for (int x = 0; x < seg.centre.cols; ++x) {
+            if (c[x] < options.centreThreshold || c[x] < m[x]) continue;
+            const cv::Point2f p{float(x), float(y)};
+            if (std::none_of(middles.begin(), middles.end(), [&](const cv::Point2f& q) { return cv::norm(p - q) < 1.5; }))
+                middles.push_back(p);
+        }
+    }
+    cardLong = 0;
+    if (middles.empty()) return out;
+    // every card pixel: where its offset points (in cells), the nearest middle takes it
+    cv::Mat offset;
+    cv::resize(seg.offset, offset, fg.size(), 0, 0, cv::INTER_LINEAR);
+    cv::Mat label(fg.size(), CV_32S, cv::Scalar(-1));
+    const float inv = 1.f / seg.stride;
+    for (int y = 0; y < fg.rows; ++y) {
+        const uchar* f = fg.ptr<uchar>(y);
+        const cv::Vec2f* o = offset.ptr<cv::Vec2f>(y);
+        int* l = label.ptr<int>(y);
+        const float v = (float(y) + 0.5f) * inv - 0.5f;
+        for (int x = 0; x < fg.cols; ++x) {
+            if (!f[x]) continue;
+            const float tx = (float(x) + 0.5f) * inv - 0.5f + o[x][0], ty = v + o[x][1];
+            float best = options.centreReach * options.centreReach;  // farther: no middle's
+            for (std::size_t k = 0; k < middles.size(); ++k) {
+                const float dx = middles[k].x - tx, dy = middles[k].y - ty, d = dx * dx + dy * dy;
+                if (d < best) {
+                    best = d;
+                    l[x] = int(k);
+                }
+            }
+        }
+    }
+    // each middle's pixels: the largest connected part is the card's showing part; card pixels
+    // that point at no middle, and the other parts, are left over (a card whose middle was missed)
+    std::vector<Blob> pieces;
+    std::vector<cv::Point> at;
+    cv::Mat leftover = fg & (label < 0);
+    for (std::size_t k = 0; k < middles.size(); ++k) {
+        const cv::Mat mine = label == int(k);
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(mine, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+        if (cs.empty()) continue;
+        std::vector<double> areas;
+        for (const auto& c : cs) areas.push_back(cv::contourArea(c));
+        const std::size_t big = std::size_t(std::max_element(areas.begin(), areas.end()) - areas.begin());
+        cv::Mat part = cv::Mat::zeros(fg.size(), CV_8U);
+        cv::drawContours(part, cs, int(big), cv::Scalar(255), cv::FILLED);
+        part &= mine;
+        leftover |= mine & ~part;
+        const double area = double(cv::countNonZero(part));
+        if (area < 12) continue;
+        at.push_back(cs[big].front());
+        pieces.push_back(measuredBlob(std::move(cs[big]), area));
+    }
+    const std::size_t centred = pieces.size();
+    {
+        cv::morphologyEx(leftover, leftover, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(leftover, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+        for (auto& c : cs) {
+            const double area = cv::contourArea(c);
+            if (area < 12) continue;
+            at.push_back(c.front());
+            pieces.push_back(measuredBlob(std::move(c), area));
+        }
+    }
+    auto cardShaped = [&](const Blob& b) {
+        return b.fill > options.pieceCardFill && b.aspect > 1.15f && b.aspect < 1.8f;
+    };
+    double largest = 0;
+    for (std::size_t i = 0; i < centred; ++i) largest = std::max(largest, pieces[i].area);
+    const double minArea = std::max(options.minCardFraction * double(fg.cols) * fg.rows, 0.15 * largest);
+    std::vector<float> longs;
+    for (std::size_t i = 0; i < centred; ++i)
+        if (pieces[i].area >= minArea && cardShaped(pieces[i])) longs.push_back(pieces[i].longSide);
+    cardLong = longs.empty() ? fallbackCardLong : medianOf(longs);
+    if (cardLong <= 0) return out;
+    const double cardArea = double(cardLong) * cardLong / options.cardAspect;
+    // Two middles on one card (one cut by the picture's edge, or a bold motif): a piece that fits in
+    // one card together with a larger neighbour joins it, as in segmentPieces.
+    const float cardShort = cardLong / options.cardAspect;
+    std::vector<bool> joined(pieces.size(), false);
+    std::vector<std::size_t> bySize(pieces.size());
+    std::iota(bySize.begin(), bySize.end(), std::size_t(0));
+    std::sort(bySize.begin(), bySize.end(), [&](std::size_t a, std::size_t b) { return pieces[a].area < pieces[b].area; });
+    for (std::size_t i : bySize) {
+        if (pieces[i].area >= options.centreMergeShare * cardArea) continue;
+        std::size_t best = pieces.size();
+        for (std::size_t j = 0; j < pieces.size(); ++j) {
+            if (j == i || joined[j] || pieces[j].area <= pieces[i].area) continue;
+            if (cv::norm(pieces[j].box.center - pieces[i].box.center) > cardLong) continue;
+            std::vector<cv::Point> both = pieces[i].contour;
+            both.insert(both.end(), pieces[j].contour.begin(), pieces[j].contour.end());
+            const cv::RotatedRect r = cv::minAreaRect(both);
+            const float lo = std::min(r.size.width, r.size.height), hi = std::max(r.size.width, r.size.height);
+            if (hi <= options.centreMergeFit * cardLong && lo <= options.centreMergeFit * cardShort &&
+                (best == pieces.size() || pieces[j].area > pieces[best].area))
+                best = j;
+        }
+        if (best == pieces.size()) continue;
+        std::vector<cv::Point> both = pieces[best].contour;
+        both.insert(both.end(), pieces[i].contour.begin(), pieces[i].contour.end());
+        std::vector<cv::Point> hull;
+        cv::convexHull(both, hull);
+        pieces[best] = measuredBlob(std::move(hull), pieces[best].area + pieces[i].area);
+        joined[i] = true;
+    }
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        if (joined[i]) continue;
+        const Blob& b = pieces[i];
+        // a left-over part is a card only when it is a good part of one
+        if (b.area < (i < centred ? options.minPieceShare : options.leftoverShare) * cardArea) continue;
+        if (b.area > options.maxPieceCards * cardArea) {
+            // one middle for more than a card's area: a squared pile, fitted as before
+            auto cards = fitCards(b, fg, seg.outline, cardLong, options.cardAspect, 0.5f);
+            if (!cards.empty()) {
+                for (auto& c : cards) {
+                    out.push_back(std::move(c));
+                    anchors.push_back(at[i]);
+                }
+                continue;
+            }
+        }
+        BackCandidate c;
+        cv::Point2f q[4];
+        b.box.points(q);
+        c.quad = readingOrder({q[0], q[1], q[2], q[3]});
+        out.push_back(std::move(c));
+        anchors.push_back(at[i]);
+    }
+    return out;
+}
+
 // Fills the holes of a binary mask (everything inside an outer contour).
 void fillHoles(cv::Mat& mask) {
     std::vector<std::vector<cv::Point>> contours;
@@ -701,8 +852,9 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     const BackSegmenter* segmenter = nullptr;
     if (options.learntMask) segmenter = options.segmenter ? options.segmenter : BackSegmenter::forThisThread();
     cv::Mat fg, edges;
+    BackSegmentation seg;
     if (segmenter) {
-        const BackSegmentation seg = segmenter->segment(work);
+        seg = segmenter->segment(work);
         cv::threshold(seg.card, fg, 127, 255, cv::THRESH_BINARY);
         fillHoles(fg);
         edges = seg.outline;
@@ -744,7 +896,9 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     float pieceCardLong = 0;
     std::vector<BackCandidate> pieceCards;
     std::vector<cv::Point> pieceAnchors;
-    if (segmenter && options.pieces)
+    if (segmenter && options.pieces && options.centres && seg.hasCentres())
+        pieceCards = centrePieces(fg, seg, options, looseCardLong, pieceCardLong, pieceAnchors);
+    else if (segmenter && options.pieces)
         pieceCards = segmentPieces(fg, edges, options, looseCardLong, pieceCardLong, pieceAnchors);
     const bool usePieces = pieceCardLong > 0;
     const float cardLong = usePieces ? pieceCardLong : medianOf(longs);
@@ -773,14 +927,20 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
             if (groups[i].fill >= options.clusterFill)
                 cv::drawContours(blobOf, std::vector<std::vector<cv::Point>>{groups[i].contour}, 0,
                                  cv::Scalar(int(i) + 1), cv::FILLED);
+        // With centres, a blob holding at most `rowMinCentres - 1` of them is not a ribbon row (a
+        // card cut by the picture's edge, two cards side by side): its pieces are its cards.
+        std::vector<int> inBlob(groups.size() + 1, 0);
+        for (const auto& a : pieceAnchors) ++inBlob[std::size_t(blobOf.at<int>(a))];
+        const bool centred = seg.hasCentres() && options.centres;
+        auto isRow = [&](int blob) { return blob > 0 && (!centred || inBlob[std::size_t(blob)] >= options.rowMinCentres); };
         std::vector<BackCandidate> loose;
         for (std::size_t i = 0; i < pieceCards.size(); ++i)
-            if (blobOf.at<int>(pieceAnchors[i]) == 0) loose.push_back(pieceCards[i]);
+            if (!isRow(blobOf.at<int>(pieceAnchors[i]))) loose.push_back(pieceCards[i]);
         emit(std::move(loose), false);
         singles.clear();
         std::vector<Blob> rows;
-        for (auto& b : groups)
-            if (b.fill >= options.clusterFill) rows.push_back(std::move(b));
+        for (std::size_t i = 0; i < groups.size(); ++i)
+            if (groups[i].fill >= options.clusterFill && isRow(int(i) + 1)) rows.push_back(std::move(groups[i]));
         groups = std::move(rows);
     }
     for (const auto& b : singles) {

@@ -40,10 +40,21 @@ BackSegmentation BackSegmenter::segment(const cv::Mat& bgrWork) const {
     // BGR in 0..1 minus 0.5, as in training
     const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0 / 255.0, cv::Size(), cv::Scalar(127.5, 127.5, 127.5), false, false);
     impl_->net.setInput(blob);
-    const cv::Mat out = impl_->net.forward();  // 1 x 2 x H/4 x W/4 logits
-    CV_Assert(out.dims == 4 && out.size[1] == 2);
+    const cv::Mat out = impl_->net.forward();  // 1 x 2 (or 5) x H/4 x W/4
+    CV_Assert(out.dims == 4 && (out.size[1] == 2 || out.size[1] == 5));
     const int oh = out.size[2], ow = out.size[3];
     BackSegmentation seg;
+    seg.stride = float(W) / float(ow);
+    if (out.size[1] == 5) {
+        // centre logits -> probability; offsets were learnt in units of kOffsetUnit cells
+        constexpr float kOffsetUnit = 8.f;  // train_back_seg.py OFFSET_UNIT
+        cv::Mat logits(oh, ow, CV_32F, const_cast<float*>(out.ptr<float>(0, 2)));
+        cv::exp(-logits, seg.centre);
+        seg.centre = 1.0 / (1.0 + seg.centre);
+        const cv::Mat dx(oh, ow, CV_32F, const_cast<float*>(out.ptr<float>(0, 3)));
+        const cv::Mat dy(oh, ow, CV_32F, const_cast<float*>(out.ptr<float>(0, 4)));
+        cv::merge(std::vector<cv::Mat>{dx * kOffsetUnit, dy * kOffsetUnit}, seg.offset);
+    }
     cv::Mat* dst[2] = {&seg.card, &seg.outline};
     for (int c = 0; c < 2; ++c) {
         cv::Mat logits(oh, ow, CV_32F, const_cast<float*>(out.ptr<float>(0, c)));

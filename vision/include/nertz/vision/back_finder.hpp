@@ -53,6 +53,16 @@ struct BackFinderOptions {
     double minOutlineLine = 14;     // outline stretches shorter than this (work px) cut nothing
     float pieceCardFill = 0.75f;    // a piece filling this share of its box (and card-shaped) is a
                                     // whole card: these give the scene's card size
+    // With a segmenter that has centre and offset heads: the pieces are its instances (every card
+    // pixel goes to the card middle it points at) rather than what its outlines cut apart.
+    bool centres = true;
+    float centreThreshold = 0.3f;   // a card's middle: a local maximum of the centre map above this
+    float centreReach = 6.f;        // a pixel pointing farther from every middle (cells) is no middle's
+    float leftoverShare = 0.5f;     // card pixels no middle took: a card when this share of one
+    float centreMergeShare = 0.75f; // a piece under this share of a card joins a larger one when
+    float centreMergeFit = 1.1f;    // both fit in a card of this many times the card's size
+    int rowMinCentres = 3;          // a blob that fills its box is read as a ribbon row only when it
+                                    // holds this many middles
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).

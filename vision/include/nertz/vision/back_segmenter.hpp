@@ -16,6 +16,12 @@ inline constexpr const char* kBackSegModelFile = "back_seg.onnx";
 struct BackSegmentation {
     cv::Mat card;     // CV_8U, the picture's size: probability x 255 that a face-down card shows here
     cv::Mat outline;  // CV_8U, the picture's size: probability x 255 of a card's outline
+    // Instances, from a model with centre and offset heads (empty otherwise), at the net's output
+    // size (`stride` picture pixels a cell, cell (i, j) centred on picture pixel stride * (j + 0.5)):
+    cv::Mat centre;   // CV_32F: probability that the middle of what shows of a card lies here
+    cv::Mat offset;   // CV_32FC2: from this cell to its card's middle, in cells
+    float stride = 4.f;
+    bool hasCentres() const { return !centre.empty(); }
 };
 
 class BackSegmenter {
