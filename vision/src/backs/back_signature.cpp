@@ -119,6 +119,44 @@ cv::Vec3f marginGains(const cv::Mat& rect) {
     return gains;
 }
 
+// Radial power spectrum of a grey patch (see BackDescriptor::spectrum): the patch blurred by
+// kSpectrumBlur (so that a card seen soft and one enrolled sharp, and the noise and JPEG blocks of a
+// picture, weigh less), less its mean, under a Hann window, zero-padded to an even size; each
+// frequency's power goes to the band of its radius (cycles per pixel, each axis its own length),
+// split between two bands. Frequencies outside 2^kSpectrumLog2Lo .. 2^kSpectrumLog2Hi are left out:
+// below is the card's coarse layout (BackDescriptor::layout), above is mostly blur and noise.
+std::vector<float> radialSpectrum(const cv::Mat& grayRoi) {
+    const int nb = BackDescriptor::kSpectrumBands;
+    std::vector<float> bands(std::size_t(nb), 0.f);
+    cv::Mat p;
+    cv::GaussianBlur(grayRoi, p, cv::Size(0, 0), kSpectrumBlur);
+    p -= cv::mean(p)[0];
+    cv::Mat win;
+    cv::createHanningWindow(win, p.size(), CV_32F);
+    p = p.mul(win);
+    const int W = (p.cols + 1) & ~1, H = (p.rows + 1) & ~1;
+    cv::Mat padded;
+    cv::copyMakeBorder(p, padded, 0, H - p.rows, 0, W - p.cols, cv::BORDER_CONSTANT, 0);
+    cv::Mat F;
+    cv::dft(padded, F, cv::DFT_COMPLEX_OUTPUT);
+    const float perBand = (kSpectrumLog2Hi - kSpectrumLog2Lo) / float(nb);
+    for (int v = 0; v < H; ++v) {
+        const cv::Vec2f* row = F.ptr<cv::Vec2f>(v);
+        const float fv = float(std::min(v, H - v)) / float(H);
+        // a real patch's spectrum is symmetric: u = 0..W/2 once, the inner columns count twice
+        for (int u = 0; u <= W / 2; ++u) {
+            const float fu = float(u) / float(W);
+            const float lr = 0.5f * std::log2(std::max(fu * fu + fv * fv, 1e-9f));
+            if (lr < kSpectrumLog2Lo - 0.5f * perBand || lr > kSpectrumLog2Hi + 0.5f * perBand)
+                continue;
+            const float power = row[u][0] * row[u][0] + row[u][1] * row[u][1];
+            softAdd(bands, (lr - kSpectrumLog2Lo) / perBand, (u == 0 || u == W / 2) ? power : 2.f * power);
+        }
+    }
+    normalise(bands);
+    return bands;
+}
+
 // --- byte stream ---
 void putF(std::vector<std::uint8_t>& out, float v) {
     std::uint8_t b[4];
@@ -333,6 +371,7 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     d.fine = float(fineSum / std::max(1e-6, fineSum + coarseSum * 2.0));
 
     if (region.whole()) {
+        d.spectrum = radialSpectrum(gray(roi));
         d.layout = layoutSum;
         for (std::size_t c = 0; c < layoutN.size(); ++c)
             for (int k = 0; k < 3; ++k)
@@ -382,6 +421,8 @@ float backDistance(const BackDescriptor& a, const BackDescriptor& b) {
         }
         d += 0.25f * std::min(same, turned) / float(cells);
     }
+    if (!a.spectrum.empty() && a.spectrum.size() == b.spectrum.size())
+        d += kSpectrumWeight * l1(a.spectrum, b.spectrum);
     return d;
 }
 
@@ -392,7 +433,7 @@ std::vector<std::uint8_t> BackSignature::toBytes() const {
         putF(out, d.region.x0);
         putF(out, d.region.x1);
         putF(out, d.blur);
-        for (const auto* v : {&d.chroma, &d.tone, &d.orient, &d.layout}) {
+        for (const auto* v : {&d.chroma, &d.tone, &d.orient, &d.layout, &d.spectrum}) {
             putU16(out, v->size());
             for (float x : *v) putF(out, x);
         }
@@ -428,6 +469,9 @@ BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
         d.orient = r.vec(BackDescriptor::kOrientBins);
         d.layout =
             r.vec(std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), true);
+        d.spectrum = r.vec(std::size_t(BackDescriptor::kSpectrumBands), true);
+        if (d.layout.empty() != d.spectrum.empty() || d.layout.empty() != !d.region.whole())
+            throw SignatureError("back signature: a whole card needs its layout and spectrum");
         d.texture = r.f();
         d.fine = r.f();
         s.descriptors.push_back(std::move(d));

@@ -38,6 +38,7 @@ struct BackDescriptor {
     static constexpr int kToneBins = 10;    // brightness / mean brightness in 0..2.5
     static constexpr int kOrientBins = 8;   // gradient orientation modulo 180 degrees
     static constexpr int kLayoutCols = 3, kLayoutRows = 4;  // coarse grid, whole cards only
+    static constexpr int kSpectrumBands = 8;  // radial frequency bands (0.44 octave), whole cards
 
     BackRegion region;
     // Enrolment only: the Gaussian blur (sigma, rectified pixels) the card was given before it was
@@ -50,13 +51,20 @@ struct BackDescriptor {
     float texture = 0.f;        // log mean gradient magnitude / mean brightness
     float fine = 0.f;           // share of gradient energy at the fine scale
     std::vector<float> layout;  // kLayoutRows * kLayoutCols * 3 (tone, r, g); empty for strips
+    // The pattern's spatial frequencies (signature version 3): power of the windowed Fourier
+    // transform of the grey interior, blurred by kSpectrumBlur, summed over rings of radius
+    // 2^kSpectrumLog2Lo .. 2^kSpectrumLog2Hi (1/32 .. 0.35) cycle per rectified pixel in
+    // kSpectrumBands bands even on a log scale; sums to 1; empty for strips. A ring is the same at
+    // any rotation, so the two upright orientations need no separate comparison.
+    std::vector<float> spectrum;
 };
 
 // A deck's back: descriptors of the whole card and of edge strips, from one or a few views.
 struct BackSignature {
-    // 2: white-balanced on the card's own margin, blurred enrolment copies (version 1 is refused:
-    // its colours were not balanced, so the deck must be enrolled again).
-    static constexpr std::uint8_t kVersion = 2;
+    // 3: a radial frequency spectrum of whole cards (BackDescriptor::spectrum). 2: white-balanced on
+    // the card's own margin, blurred enrolment copies. Older versions are refused: their
+    // descriptors cannot be compared with today's cards, so the deck must be enrolled again.
+    static constexpr std::uint8_t kVersion = 3;
     std::vector<BackDescriptor> descriptors;
 
     // Bytes: "NBS", version, then the descriptors. fromBytes() throws SignatureError on anything
@@ -85,6 +93,13 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 // seen (their margin is one edge, and a ribbon's strips decide which rows are cards at all).
 inline constexpr float kBalanceFull = 0.2f, kBalanceOff = 0.35f;
 BackDescriptor describeBack(const cv::Mat& rectified, BackRegion region = {});
+
+// The spectrum (BackDescriptor::spectrum): blur before the transform (rectified pixels), band
+// range (log2 cycles per pixel), and its weight in backDistance (on the L1 of the bands). Tuned on
+// train designs only; see BACKS.md, "Signature version 3".
+inline constexpr float kSpectrumBlur = 0.7f;
+inline constexpr float kSpectrumLog2Lo = -5.f, kSpectrumLog2Hi = -1.5f;
+inline constexpr float kSpectrumWeight = 0.3f;
 
 // Blurs applied to the enrolment view for the extra whole-card descriptors (rectified pixels).
 inline constexpr std::array<float, 2> kEnrolmentBlurs{0.7f, 1.2f};
