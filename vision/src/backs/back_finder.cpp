@@ -496,6 +496,32 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float ca
 // given as the rectangle around the part that shows (what attribution should look at).
 // The scene's card size comes from card-shaped pieces, else `fallbackCardLong` (the loose cards'
 // blobs of the mask); when that is 0 too nothing is returned and `cardLong` stays 0.
+// One piece of the card mask as cards: a piece of more than `maxPieceCards` cards goes to the
+// cluster fit (with the segmenter's outline map as its edges), any other is one card, given as the
+// rotated box around what shows (what attribution reads). A point of the piece goes to `anchors`
+// for each card.
+void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float cardLong,
+               const BackFinderOptions& options, std::vector<BackCandidate>& out,
+               std::vector<cv::Point>& anchors) {
+    const double cardArea = double(cardLong) * cardLong / options.cardAspect;
+    if (b.area > options.maxPieceCards * cardArea) {
+        auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
+        if (!cards.empty()) {
+            for (auto& c : cards) {
+                out.push_back(std::move(c));
+                anchors.push_back(b.contour.front());
+            }
+            return;
+        }
+    }
+    BackCandidate c;
+    cv::Point2f q[4];
+    b.box.points(q);
+    c.quad = readingOrder({q[0], q[1], q[2], q[3]});
+    out.push_back(std::move(c));
+    anchors.push_back(b.contour.front());
+}
+
 std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outline,
                                          const BackFinderOptions& options, float fallbackCardLong,
                                          float& cardLong, std::vector<cv::Point>& anchors) {
@@ -602,24 +628,8 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
         if (best < pieces.size()) p.enclosed = true;  // merged: no card of its own
     }
     for (const auto& p : pieces) {
-        const Blob& b = p.b;
-        if (p.enclosed || b.area < options.minPieceShare * cardArea) continue;
-        if (b.area > options.maxPieceCards * cardArea) {
-            auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
-            if (!cards.empty()) {
-                for (auto& c : cards) {
-                    out.push_back(std::move(c));
-                    anchors.push_back(b.contour.front());
-                }
-                continue;
-            }
-        }
-        BackCandidate c;
-        cv::Point2f q[4];
-        b.box.points(q);
-        c.quad = readingOrder({q[0], q[1], q[2], q[3]});
-        out.push_back(std::move(c));
-        anchors.push_back(b.contour.front());
+        if (p.enclosed || p.b.area < options.minPieceShare * cardArea) continue;
+        emitPiece(p.b, fg, outline, cardLong, options, out, anchors);
     }
     return out;
 }
@@ -676,7 +686,6 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     // each middle's pixels: the largest connected part is the card's showing part; card pixels
     // that point at no middle, and the other parts, are left over (a card whose middle was missed)
     std::vector<Blob> pieces;
-    std::vector<cv::Point> at;
     cv::Mat leftover = fg & (label < 0);
     for (std::size_t k = 0; k < middles.size(); ++k) {
         const cv::Mat mine = label == int(k);
@@ -692,7 +701,6 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         leftover |= mine & ~part;
         const double area = double(cv::countNonZero(part));
         if (area < 12) continue;
-        at.push_back(cs[big].front());
         pieces.push_back(measuredBlob(std::move(cs[big]), area));
     }
     const std::size_t centred = pieces.size();
@@ -703,7 +711,6 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         for (auto& c : cs) {
             const double area = cv::contourArea(c);
             if (area < 12) continue;
-            at.push_back(c.front());
             pieces.push_back(measuredBlob(std::move(c), area));
         }
     }
@@ -753,23 +760,8 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         const Blob& b = pieces[i];
         // a left-over part is a card only when it is a good part of one
         if (b.area < (i < centred ? options.minPieceShare : options.leftoverShare) * cardArea) continue;
-        if (b.area > options.maxPieceCards * cardArea) {
-            // one middle for more than a card's area: a squared pile, fitted as before
-            auto cards = fitCards(b, fg, seg.outline, cardLong, options.cardAspect, 0.5f);
-            if (!cards.empty()) {
-                for (auto& c : cards) {
-                    out.push_back(std::move(c));
-                    anchors.push_back(at[i]);
-                }
-                continue;
-            }
-        }
-        BackCandidate c;
-        cv::Point2f q[4];
-        b.box.points(q);
-        c.quad = readingOrder({q[0], q[1], q[2], q[3]});
-        out.push_back(std::move(c));
-        anchors.push_back(at[i]);
+        // (one middle for more than 1.6 cards: a squared pile, fitted as in segmentPieces)
+        emitPiece(b, fg, seg.outline, cardLong, options, out, anchors);
     }
     return out;
 }
