@@ -661,8 +661,13 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     cardLong = 0;
     if (middles.empty()) return out;
     // every card pixel: where its offset points (in cells), the nearest middle takes it
+    // (the net saw the picture padded to a multiple of 8: resize to that, then crop)
     cv::Mat offset;
-    cv::resize(seg.offset, offset, fg.size(), 0, 0, cv::INTER_LINEAR);
+    cv::resize(seg.offset, offset,
+               cv::Size(int(std::lround(seg.offset.cols * seg.stride)), int(std::lround(seg.offset.rows * seg.stride))), 0, 0,
+               cv::INTER_LINEAR);
+    offset = offset(cv::Rect(0, 0, std::min(fg.cols, offset.cols), std::min(fg.rows, offset.rows)));
+    if (offset.size() != fg.size()) return out;
     cv::Mat label(fg.size(), CV_32S, cv::Scalar(-1));
     const float inv = 1.f / seg.stride;
     for (int y = 0; y < fg.rows; ++y) {
