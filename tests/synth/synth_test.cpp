@@ -375,3 +375,51 @@ TEST(SynthBacks, RealHandsAreShadedAndTexturedNotFlat) {
     RecordProperty("grey_sd_real", std::to_string(real));
     EXPECT_GT(real, 1.25 * flat) << "flat " << flat << " real " << real;
 }
+
+// SPEC: "gathered lake cards face down, laid out loosely". A `loose` scene deals 10-60 face-down
+// cards where each still shows about a third of itself; a `backs` scene (squared batches) does not.
+TEST(SynthBacks, LooseScenesKeepEveryCardShowing) {
+    // the least share any card shows, among cards inside the picture, in scenes without a hand
+    auto leastShown = [](sy::SceneKind kind, int& scenes, int& minCards, int& maxCards) {
+        sy::SceneOptions opt;
+        opt.kind = kind;
+        opt.size = {640, 480};
+        double least = 1.0;
+        scenes = 0;
+        minCards = 1000;
+        maxCards = 0;
+        for (std::uint64_t seed = 1; seed < 40; ++seed) {
+            const sy::Scene sc = sy::SceneGenerator(testDesigns(), opt).generate(seed);
+            if (cv::countNonZero(sc.ids == -2) > 0) continue;
+            ++scenes;
+            int backs = 0;
+            for (const sy::SceneCard& c : sc.cards) {
+                backs += c.faceUp ? 0 : 1;
+                const bool inside = std::all_of(c.quad.begin(), c.quad.end(), [&](const cv::Point2f& p) {
+                    return p.x >= 0 && p.y >= 0 && p.x < sc.image.cols && p.y < sc.image.rows;
+                });
+                if (inside) least = std::min(least, c.visibleFraction);
+            }
+            minCards = std::min(minCards, backs);
+            maxCards = std::max(maxCards, backs);
+            if (kind == sy::SceneKind::Loose) {
+                EXPECT_EQ(backs, int(sc.cards.size())) << "seed " << seed << ": a loose scene is all backs";
+                EXPECT_GE(sc.decks.size(), 2u) << "seed " << seed;
+            }
+        }
+        return least;
+    };
+    int scenes = 0, lo = 0, hi = 0;
+    const double loose = leastShown(sy::SceneKind::Loose, scenes, lo, hi);
+    ASSERT_GE(scenes, 15) << "too few scenes without hands";
+    EXPECT_GE(lo, 10);
+    EXPECT_LE(hi, 60);
+    EXPECT_GT(hi, 25) << "a loose scene should often hold many cards";
+    // measured on the table plane with a standard card's shape; the picture's perspective and the
+    // designs' own shapes move it a little
+    EXPECT_GE(loose, 0.25);
+    RecordProperty("least_shown_loose", std::to_string(loose));
+    const double batches = leastShown(sy::SceneKind::Backs, scenes, lo, hi);
+    RecordProperty("least_shown_backs", std::to_string(batches));
+    EXPECT_LT(batches, 0.2) << "backs scenes (squared batches) should hold nearly hidden cards";
+}

@@ -43,6 +43,11 @@ struct DeckArt {
 // more, the same design in another colour 5 or more.
 constexpr double kSameLook = 2.5;
 
+// A loose layout ("loose" scenes) keeps every card showing at least this share of itself, measured
+// on the table plane with cards of this width / height (standard playing cards are 2.5 x 3.5).
+constexpr double kLooseShow = 1.0 / 3.0;
+constexpr double kLooseAspect = 2.5 / 3.5;
+
 cv::Mat backLook(const cv::Mat& bgra) {
     cv::Mat bgr(bgra.size(), CV_8UC3);
     for (int y = 0; y < bgra.rows; ++y)
@@ -173,6 +178,52 @@ public:
             }
             const int wanted = faceUp && !mixedDecks && uni(0, 1) < 0.7 ? suit * 13 + (first + i) % 13 : -1;
             add(d, take(d, wanted), faceUp, c, a, h);
+        }
+    }
+
+    // Face-down cards laid out loosely, as a table spreads the gathered lake to sort it: each card
+    // goes anywhere in `area` at any angle, on top of what lies there, but only where every card
+    // (itself and those under it) still shows at least `minShow` of itself; a card that finds no
+    // such place in 40 tries is not dealt (so a crowded area ends with fewer than `n`). Shares are
+    // measured on a raster of the plane with a card about 40 px long.
+    void loose(const cv::Rect2d& area, int n, double minShow) {
+        const double s = 40.0 / cardHeight_;
+        const cv::Size grid(std::max(1, int(std::ceil((area.width + 2 * cardHeight_) * s))),
+                            std::max(1, int(std::ceil((area.height + 2 * cardHeight_) * s))));
+        cv::Mat ids(grid, CV_16U, cv::Scalar(0));  // 0: table, k: the k-th card dealt here
+        std::vector<int> full;                     // each card's area on the raster
+        auto corners = [&](cv::Point2d c, double angle, double h) {
+            const double w = h * kLooseAspect;
+            const cv::Point2d up(std::sin(angle), -std::cos(angle)), right(std::cos(angle), std::sin(angle));
+            std::vector<cv::Point> q;
+            for (const auto& [a, b] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+                const cv::Point2d p = c + right * (a * w / 2) + up * (b * h / 2);
+                q.emplace_back(int(std::lround((p.x - area.x + cardHeight_) * s)), int(std::lround((p.y - area.y + cardHeight_) * s)));
+            }
+            return q;
+        };
+        for (int i = 0; i < n; ++i) {
+            const int d = randomDeck();
+            for (int attempt = 0; attempt < 40; ++attempt) {
+                const cv::Point2d c(uni(area.x, area.x + area.width), uni(area.y, area.y + area.height));
+                const double angle = uni(0, 2 * kPi), h = cardH();
+                cv::Mat next = ids.clone();
+                const auto q = corners(c, angle, h);
+                cv::fillConvexPoly(next, q, cv::Scalar(double(full.size() + 1)));
+                std::vector<int> shown(full.size() + 2, 0);
+                for (int y = 0; y < next.rows; ++y)
+                    for (const std::uint16_t* p = next.ptr<std::uint16_t>(y), *e = p + next.cols; p != e; ++p) ++shown[*p];
+                const int mine = shown[full.size() + 1];
+                bool ok = mine > 0;
+                for (std::size_t k = 0; ok && k < full.size(); ++k) ok = shown[k + 1] >= minShow * full[k];
+                if (!ok) continue;
+                const int face = take(d);
+                if (face < 0) break;
+                ids = next;
+                full.push_back(mine);
+                add(d, face, false, c, angle, h);
+                break;
+            }
         }
     }
 
@@ -384,9 +435,10 @@ void degrade(cv::RNG& rng, cv::Mat& img) {
 SceneKind parseSceneKind(const std::string& text) {
     static const std::map<std::string, SceneKind> kinds{{"faces", SceneKind::Faces}, {"backs", SceneKind::Backs},
                                                         {"mixed", SceneKind::Mixed}, {"lake", SceneKind::Lake},
-                                                        {"fan", SceneKind::Fan},     {"ribbon", SceneKind::Ribbon}};
+                                                        {"fan", SceneKind::Fan},     {"ribbon", SceneKind::Ribbon},
+                                                        {"loose", SceneKind::Loose}};
     const auto it = kinds.find(text);
-    if (it == kinds.end()) throw scoring::InputError("kind", "'" + text + "' is not one of faces, backs, mixed, lake, fan, ribbon");
+    if (it == kinds.end()) throw scoring::InputError("kind", "'" + text + "' is not one of faces, backs, mixed, lake, fan, ribbon, loose");
     return it->second;
 }
 
@@ -398,6 +450,7 @@ std::string sceneKindName(SceneKind kind) {
         case SceneKind::Lake: return "lake";
         case SceneKind::Fan: return "fan";
         case SceneKind::Ribbon: return "ribbon";
+        case SceneKind::Loose: return "loose";
     }
     return "mixed";
 }
@@ -437,13 +490,13 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     SceneKind kind = options_.kind;
 
     // decks: one per player; a same-design pair in two colours is common
-    const bool backsMatter = kind == SceneKind::Backs || kind == SceneKind::Ribbon || kind == SceneKind::Mixed;
+    const bool backsMatter = kind == SceneKind::Backs || kind == SceneKind::Ribbon || kind == SceneKind::Mixed || kind == SceneKind::Loose;
     const int nDecks = backsMatter ? rng.uniform(2, 7) : rng.uniform(1, 5);
     std::vector<DeckArt> decks;
     const int firstDesign = rng.uniform(0, int(designs.size()));
     const bool colourGame = designs[std::size_t(firstDesign)].kind == scoring::DeckKind::NertzColour;
     // in scenes of face-down cards the decks of one table always look different (see kSameLook)
-    const bool distinctLooks = kind == SceneKind::Backs || kind == SceneKind::Ribbon;
+    const bool distinctLooks = kind == SceneKind::Backs || kind == SceneKind::Ribbon || kind == SceneKind::Loose;
     std::vector<cv::Mat> looks;
     for (int d = 0; d < nDecks; ++d) {
         DeckArt art;
@@ -512,6 +565,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
 
     const double shortSide = std::min(size.width, size.height);
     double cardHeight = shortSide * rng.uniform(0.16, 0.4) / localScale;
+    // a loose sort holds more, smaller cards (the camera framed on 10-60 of them)
+    if (kind == SceneKind::Loose) cardHeight = shortSide * rng.uniform(0.12, 0.24) / localScale;
     int piles = 0;
     if (kind == SceneKind::Lake) {
         // as large as the pile grid allows, like a camera framed on the lake
@@ -537,6 +592,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                 layout.batch({area.x + rng.uniform(0.2, 0.8) * area.width, area.y + rng.uniform(0.2, 0.8) * area.height}, rng.uniform(2, 8));
             break;
         }
+        case SceneKind::Loose: layout.loose(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(10, 61), kLooseShow); break;
         case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), piles); break;
         case SceneKind::Fan: {
             const int fans = rng.uniform(1, 4);

@@ -23,9 +23,10 @@ enum class SceneKind {
     Lake,    // squared face-up lake piles, top cards readable
     Fan,     // face-up fans: only the corner indices show
     Ribbon,  // face-down ribbon spreads of several decks
+    Loose,   // the sort laid out loosely: 10-60 face-down cards, each showing a third of itself or more
 };
 
-// "faces" | "backs" | "mixed" | "lake" | "fan" | "ribbon"; throws scoring::InputError("kind", ...).
+// "faces" | "backs" | "mixed" | "lake" | "fan" | "ribbon" | "loose"; throws scoring::InputError("kind", ...).
 SceneKind parseSceneKind(const std::string& text);
 std::string sceneKindName(SceneKind kind);
 
