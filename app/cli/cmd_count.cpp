@@ -149,6 +149,11 @@ io::Json countJson(const vi::DeckCount& c) {
                    {"deck", card.deckName},
                    {"confidence", std::round(card.confidence * 1000) / 1000}};
         if (card.strip) j["strip"] = true;
+        if (!card.shows.empty()) {
+            io::Json shows = io::Json::array();
+            for (const auto& p : card.shows) shows.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+            j["shows"] = shows;
+        }
         if (card.frame >= 0) j["frame"] = card.frame;
         cards.push_back(j);
     }
@@ -488,7 +493,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string dir, cardart, kind;
             int limit = 0;
             double countable = 0.05, whole = 0.85;
-            bool json = false, learntRows = false, tableMask = false, noPieces = false;
+            bool json = false, learntRows = false, tableMask = false, noPieces = false, noComplete = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -512,6 +517,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--table-mask", a->tableMask,
                       "tell cards from the table by its colour, not by the learnt segmenter "
                       "(the finder before models/back_seg.onnx)");
+        cmd->add_flag("--no-complete", a->noComplete,
+                      "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-pieces", a->noPieces,
                       "with the segmenter, find cards in its mask's blobs as with the table's "
                       "colour, not in the pieces its outlines cut");
@@ -594,6 +601,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 finder.learntRows = a->learntRows;
                 finder.learntMask = !a->tableMask;
                 finder.pieces = !a->noPieces;
+                if (a->noComplete) finder.completeBelow = 0;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder);
                 ms.push_back(got.ms);
                 bool ok = got.unknown == 0;
@@ -622,6 +630,17 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                                       c.deck < 0 ? cv::Scalar(0, 0, 255) : cv::Scalar(255, 0, 0), 1);
                     }
                     cv::imwrite((fs::path(drawDir) / files[i].filename()).replace_extension(".jpg").string(), vis);
+                }
+                if (const char* cardsDir = std::getenv("NERTZ_EVAL_CARDS")) {
+                    // debugging aid: what was found, for a script to match against the truth
+                    nlohmann::json found = nlohmann::json::array();
+                    for (const auto& c : got.cards) {
+                        nlohmann::json q = nlohmann::json::array();
+                        for (const auto& p : c.quad) q.push_back({p.x, p.y});
+                        found.push_back({{"quad", q}, {"deck", c.deckName}, {"confidence", c.confidence},
+                                         {"distance", c.distance}, {"strip", c.strip}, {"covered", !c.shows.empty()}});
+                    }
+                    std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << found.dump() << "\n";
                 }
                 if (std::getenv("NERTZ_EVAL_SCENES")) {
                     int truthTotal = 0;

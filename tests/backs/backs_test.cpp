@@ -253,6 +253,60 @@ TEST(BackMatcher, AttributesLooseCardsOfRedAndBlueDecksExactly) {
     }
 }
 
+// A card another lies across: read as a whole card, its outline holds the other card's back too;
+// read by what shows (BackCandidate::shows, as the finder gives a covered piece) it holds only its
+// own. The cover is the other colour of the same design, the pair hardest to tell apart.
+TEST(BackMatcher, APartlyCoveredCardIsReadByWhatShows) {
+    cv::RNG rng(21);
+    int byShows = 0, byOutline = 0, cases = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+        cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
+        const float h = 170.f;
+        const int d = trial % 2, cover = 1 - d;  // blue under red, red under blue
+        auto quadAt = [&](cv::Point2f c, float a, const cv::Mat& art) {
+            const float w = h * float(art.cols) / float(art.rows);
+            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+            return vi::Quad{c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                            c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
+        };
+        const cv::Point2f at(640, 360);
+        const float a = float(rng.uniform(0.0, 6.283));
+        const vi::Quad under = quadAt(at, a, decks().art[std::size_t(d)]);
+        vi::drawCard(img, decks().art[std::size_t(d)], under);
+        // the cover lies across a half to two thirds of it, turned
+        const cv::Point2f shift(float(rng.uniform(-1.0, 1.0)), float(rng.uniform(-1.0, 1.0)));
+        const vi::Quad over = quadAt(at + shift * (0.45f * h / float(cv::norm(shift) + 1e-3)),
+                                     a + float(rng.uniform(0.3, 1.2)), decks().art[std::size_t(cover)]);
+        vi::drawCard(img, decks().art[std::size_t(cover)], over);
+        // what shows of the card underneath
+        cv::Mat mask = cv::Mat::zeros(img.size(), CV_8U);
+        std::vector<cv::Point> pu, po;
+        for (const auto& p : under) pu.emplace_back(p);
+        for (const auto& p : over) po.emplace_back(p);
+        cv::fillConvexPoly(mask, pu, cv::Scalar(255));
+        cv::fillConvexPoly(mask, po, cv::Scalar(0));
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(mask, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        ASSERT_FALSE(cs.empty());
+        const auto biggest = *std::max_element(cs.begin(), cs.end(), [](const auto& x, const auto& y) {
+            return cv::contourArea(x) < cv::contourArea(y);
+        });
+        const double shown = cv::contourArea(biggest) / vi::quadArea(under);
+        if (shown < 0.3 || shown > 0.75) continue;  // a third to three quarters shows
+        ++cases;
+        std::vector<cv::Point2f> shows(biggest.begin(), biggest.end());
+        const auto byWhatShows = vi::attributeCard(img, under, {}, decks().matcher, shows);
+        const auto whole = vi::attributeCard(img, under, {}, decks().matcher);
+        byShows += byWhatShows.deck == d ? 1 : 0;
+        byOutline += whole.deck == d ? 1 : 0;
+        EXPECT_EQ(byWhatShows.deckName, decks().names[std::size_t(d)]) << "trial " << trial << ", " << shown << " shows";
+    }
+    ASSERT_GE(cases, 5);
+    RecordProperty("right_by_what_shows", byShows);
+    RecordProperty("right_by_whole_outline", byOutline);
+    EXPECT_GE(byShows, byOutline);
+}
+
 // The segmenter sees the working picture padded to a multiple of 8, and its maps (and the centre
 // finder's offsets) are cut back to the picture. 1280x738 works at 640x369 (padded to 376): the
 // same cards, at the same places, as the 1280x720 picture with more cloth below. (Stretching the

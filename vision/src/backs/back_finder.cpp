@@ -500,6 +500,50 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float ca
 // cluster fit (with the segmenter's outline map as its edges), any other is one card, given as the
 // rotated box around what shows (what attribution reads). A point of the piece goes to `anchors`
 // for each card.
+// The whole card of which `b` is the part that shows, others lying across the rest: a rectangle of
+// the scene's card size (cardLong x cardLong / aspect) at the piece's angle that holds the piece.
+// Along each of the piece's axes the card is as long as the piece or the card side that fits it;
+// the extra length goes over the piece's side that meets other cards (`fg` beyond it) rather than
+// the table, as the card goes on under them (split evenly when both or neither do). False when no
+// card of the scene's size holds the piece.
+bool completeCard(const Blob& b, const cv::Mat& fg, float cardLong, float aspect, Quad& quad) {
+    const float L = cardLong, S = cardLong / aspect;
+    const float w = b.box.size.width, h = b.box.size.height;
+    const float th = b.box.angle * float(CV_PI / 180.0);
+    const cv::Point2f u(std::cos(th), std::sin(th)), v(-std::sin(th), std::cos(th));
+    // which card side lies along u: the one that holds the piece; when both do, the long side
+    // along the piece's longer extent
+    const float slack = 1.12f;
+    const bool longAlongU = w > h ? w <= L * slack : !(h <= L * slack && w <= S * slack);
+    const float au = longAlongU ? L : S, av = longAlongU ? S : L;
+    if (w > au * slack || h > av * slack) return false;
+    // share of card pixels just beyond the piece's side at `at` (along `n`, over the side's length)
+    auto coveredBeyond = [&](cv::Point2f mid, cv::Point2f n, cv::Point2f along, float len) {
+        int in = 0, all = 0;
+        for (int k = -4; k <= 4; ++k) {
+            const cv::Point2f p = mid + along * (len * 0.45f * float(k) / 4.f) + n * 3.f;
+            const cv::Point ip(int(std::lround(p.x)), int(std::lround(p.y)));
+            if (ip.x < 0 || ip.y < 0 || ip.x >= fg.cols || ip.y >= fg.rows) continue;
+            ++all;
+            in += fg.at<uchar>(ip) ? 1 : 0;
+        }
+        return all ? float(in) / float(all) : 0.f;
+    };
+    auto place = [&](float extent, float card, cv::Point2f axis, cv::Point2f other, float otherLen) {
+        const float extra = std::max(0.f, card - extent);
+        const float lo = coveredBeyond(b.box.center - axis * (extent / 2), -axis, other, otherLen);
+        const float hi = coveredBeyond(b.box.center + axis * (extent / 2), axis, other, otherLen);
+        const float side = lo > hi + 0.25f ? -1.f : hi > lo + 0.25f ? 1.f : 0.f;
+        return std::make_pair(side * extra / 2, std::max(card, extent));  // shift of the middle, length
+    };
+    const auto [su, lu] = place(w, au, u, v, h);
+    const auto [sv, lv] = place(h, av, v, u, w);
+    const cv::Point2f c = b.box.center + u * su + v * sv;
+    quad = readingOrder({c - u * (lu / 2) - v * (lv / 2), c + u * (lu / 2) - v * (lv / 2),
+                         c + u * (lu / 2) + v * (lv / 2), c - u * (lu / 2) + v * (lv / 2)});
+    return true;
+}
+
 void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float cardLong,
                const BackFinderOptions& options, std::vector<BackCandidate>& out,
                std::vector<cv::Point>& anchors) {
@@ -518,6 +562,13 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
     cv::Point2f q[4];
     b.box.points(q);
     c.quad = readingOrder({q[0], q[1], q[2], q[3]});
+    const bool cardShaped = b.fill > options.pieceCardFill && b.aspect > 1.15f && b.aspect < 1.8f;
+    if (options.completeBelow > 0 && (b.area < options.completeBelow * cardArea || !cardShaped) &&
+        completeCard(b, fg, cardLong, options.cardAspect, c.quad)) {
+        std::vector<cv::Point> simple;
+        cv::approxPolyDP(b.contour, simple, 1.0, true);
+        for (const auto& p : simple) c.shows.emplace_back(float(p.x), float(p.y));
+    }
     out.push_back(std::move(c));
     anchors.push_back(b.contour.front());
 }
@@ -908,6 +959,7 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     auto emit = [&](std::vector<BackCandidate> cards, bool inRow) {
         for (auto& c : cards) {
             c.quad = scaled(c.quad, 1.f / scale);
+            for (auto& p : c.shows) p *= 1.f / scale;
             if (inRow) {
                 c.inRow = true;
                 c.row = row;

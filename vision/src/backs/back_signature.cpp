@@ -75,7 +75,7 @@ void smoothChroma(std::vector<float>& h) {
 // thin frame 2-5% inside the outline (corners left out: they are rounded) gives a reference white
 // as each channel's 80th percentile; each gain is the reference's mean over that channel's value.
 // Gains of up to kBalanceFull (as |log|) apply in full, fading to none at kBalanceOff.
-cv::Vec3f marginGains(const cv::Mat& rect) {
+cv::Vec3f marginGains(const cv::Mat& rect, const cv::Mat& shows) {
     const int w = rect.cols, h = rect.rows;
     const int b0 = int(std::lround(0.022 * h)), b1 = int(std::lround(0.055 * h));  // rows 2..4
     const int s0 = int(std::lround(0.03 * w)), s1 = int(std::lround(0.0625 * w));  // cols 2..3
@@ -84,8 +84,9 @@ cv::Vec3f marginGains(const cv::Mat& rect) {
     auto take = [&](int y0, int y1, int x0, int x1) {
         for (int y = std::max(0, y0); y < std::min(h, y1); ++y) {
             const cv::Vec3b* p = rect.ptr<cv::Vec3b>(y);
+            const uchar* m = shows.empty() ? nullptr : shows.ptr<uchar>(y);
             for (int x = std::max(0, x0); x < std::min(w, x1); ++x)
-                px.emplace_back(float(p[x][0]), float(p[x][1]), float(p[x][2]));
+                if (!m || m[x]) px.emplace_back(float(p[x][0]), float(p[x][1]), float(p[x][2]));
         }
     };
     take(b0, b1, cx, w - cx);
@@ -227,9 +228,10 @@ cv::Size2f quadSides(const Quad& q) {
     return {std::min(a, b), std::max(a, b)};  // width = short sides, height = long sides
 }
 
-cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
-    if (bgr.empty() || bgr.type() != CV_8UC3)
-        throw SignatureError("back signature: picture must be 8-bit BGR");
+namespace {
+
+// The homography that rectifyCard warps `quad` by.
+cv::Mat cardHomography(const Quad& quad) {
     const float top = float(cv::norm(quad[1] - quad[0]) + cv::norm(quad[2] - quad[3]));
     const float side = float(cv::norm(quad[2] - quad[1]) + cv::norm(quad[3] - quad[0]));
     if (quadArea(quad) < 16.f || top < 4.f || side < 4.f)
@@ -243,7 +245,29 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
     const std::array<cv::Point2f, 4> dst{cv::Point2f(0, 0), cv::Point2f(kBackWidth, 0),
                                          cv::Point2f(kBackWidth, kBackHeight),
                                          cv::Point2f(0, kBackHeight)};
-    const cv::Mat h = cv::getPerspectiveTransform(src.data(), dst.data());
+    return cv::getPerspectiveTransform(src.data(), dst.data());
+}
+
+}  // namespace
+
+cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows) {
+    cv::Mat mask = cv::Mat::zeros(kBackHeight, kBackWidth, CV_8UC1);
+    if (shows.size() < 3) return mask;
+    std::vector<cv::Point2f> r;
+    cv::perspectiveTransform(shows, r, cardHomography(quad));
+    std::vector<cv::Point> poly;
+    for (const auto& p : r) poly.emplace_back(int(std::lround(p.x)), int(std::lround(p.y)));
+    cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255));
+    // the outline of what shows is found at the finder's working size: keep off its edge, where the
+    // card lying across (or its shadow) may still be
+    cv::erode(mask, mask, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * kShowsInset + 1, 2 * kShowsInset + 1)));
+    return mask;
+}
+
+cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
+    if (bgr.empty() || bgr.type() != CV_8UC3)
+        throw SignatureError("back signature: picture must be 8-bit BGR");
+    const cv::Mat h = cardHomography(quad);
     // Shrinking a lot: blur first so the fine pattern averages instead of aliasing.
     const float scale = std::sqrt(quadArea(quad) / float(kBackWidth * kBackHeight));
     cv::Mat out;
@@ -264,9 +288,11 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
     return out;
 }
 
-BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
+BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Mat& shows) {
     if (rect.empty() || rect.type() != CV_8UC3)
         throw SignatureError("back signature: rectified card must be 8-bit BGR");
+    if (!shows.empty() && (shows.size() != rect.size() || shows.type() != CV_8UC1 || !region.whole()))
+        throw SignatureError("back signature: the mask of what shows must be 8-bit, the card's size, for a whole card");
     BackDescriptor d;
     d.region = region;
     const int w = rect.cols, h = rect.rows;
@@ -290,13 +316,13 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     rect.convertTo(f, CV_32FC3);
     if (region.whole()) {
         // white balance on the card's margin (strips are not balanced: see BACKS.md)
-        const cv::Vec3f g = marginGains(rect);
+        const cv::Vec3f g = marginGains(rect, shows);
         f = f.mul(cv::Scalar(g[0], g[1], g[2]));
         cv::min(f, 255.f, f);
     }
     cv::Mat gray;
     cv::cvtColor(f, gray, cv::COLOR_BGR2GRAY);
-    const float meanGray = std::max(4.f, float(cv::mean(gray(roi))[0]));
+    const float meanGray = std::max(4.f, float(shows.empty() ? cv::mean(gray(roi))[0] : cv::mean(gray(roi), shows(roi))[0]));
 
     d.chroma.assign(std::size_t(BackDescriptor::kChromaBins * BackDescriptor::kChromaBins), 0.f);
     d.tone.assign(BackDescriptor::kToneBins, 0.f);
@@ -308,7 +334,9 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     for (int y = roi.y; y < roi.y + roi.height; ++y) {
         const cv::Vec3f* p = f.ptr<cv::Vec3f>(y);
         const float* g = gray.ptr<float>(y);
+        const uchar* m = shows.empty() ? nullptr : shows.ptr<uchar>(y);
         for (int x = roi.x; x < roi.x + roi.width; ++x) {
+            if (m && !m[x]) continue;
             const float s = p[x][0] + p[x][1] + p[x][2];
             const float wgt = std::min(1.f, s / 120.f) + 0.05f;
             const float r = s > 1.f ? p[x][2] / s : 1.f / 3.f,
@@ -350,7 +378,9 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     for (int y = roi.y; y < roi.y + roi.height; ++y) {
         const float* ax = gx.ptr<float>(y);
         const float* ay = gy.ptr<float>(y);
+        const uchar* k = shows.empty() ? nullptr : shows.ptr<uchar>(y);
         for (int x = roi.x; x < roi.x + roi.width; ++x) {
+            if (k && !k[x]) continue;
             const float m = std::sqrt(ax[x] * ax[x] + ay[x] * ay[x]);
             fineSum += m;
             float a = std::atan2(ay[x], ax[x]);
@@ -365,12 +395,12 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region) {
     cv::Sobel(coarse, gy, CV_32F, 0, 1, 3);
     cv::Mat mag;
     cv::magnitude(gx, gy, mag);
-    const double coarseSum = cv::sum(mag(roi))[0];
-    const double n = std::max(1, roi.area());
+    const double n = std::max(1, shows.empty() ? roi.area() : cv::countNonZero(shows(roi)));
+    const double coarseSum = shows.empty() ? cv::sum(mag(roi))[0] : cv::mean(mag(roi), shows(roi))[0] * n;
     d.texture = float(std::log(fineSum / n / meanGray + 1e-3));
     d.fine = float(fineSum / std::max(1e-6, fineSum + coarseSum * 2.0));
 
-    if (region.whole()) {
+    if (region.whole() && shows.empty()) {
         d.spectrum = radialSpectrum(gray(roi));
         d.layout = layoutSum;
         for (std::size_t c = 0; c < layoutN.size(); ++c)

@@ -12,14 +12,16 @@ int DeckCount::total() const {
 }
 
 CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
-                          const BackMatcher& matcher) {
+                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows) {
     CountedCard c;
     c.quad = quad;
     c.strip = !region.whole();
+    c.shows = shows;
     c.deckName = "unknown";
     try {
         const cv::Mat rect = rectifyCard(bgr, quad);
-        const BackMatch m = matcher.match(describeBack(rect, region));
+        const BackMatch m = matcher.match(
+            describeBack(rect, region, shows.empty() ? cv::Mat() : rectifiedShows(quad, shows)));
         c.deck = m.deck;
         c.confidence = m.confidence;
         c.distance = m.distance;
@@ -39,7 +41,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     const auto found = findBackCards(bgr, options);
     std::vector<CountedCard> cards;
     for (const auto& cand : found)
-        cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher));
+        cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher, cand.shows));
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);

@@ -15,6 +15,9 @@ namespace nertz::vision {
 struct BackCandidate {
     Quad quad;           // the whole card (its covered part estimated), corners in order
     BackRegion region;   // the part of the rectified card that shows (whole for a loose card)
+    // What shows of a card that others lie across (picture pixels; empty: all of `quad` shows,
+    // or `region` says what): attribution reads only that part.
+    std::vector<cv::Point2f> shows;
     bool inRow = false;  // found in a ribbon spread / overlapping row
     int row = -1;        // which row (cards of one row are consecutive)
 };
@@ -63,6 +66,10 @@ struct BackFinderOptions {
     float centreMergeFit = 1.1f;    // both fit in a card of this many times the card's size
     int rowMinCentres = 3;          // a blob that fills its box is read as a ribbon row only when it
                                     // holds this many middles
+    // A piece smaller than this share of a card (or not card-shaped) is part of a card that others
+    // lie across: its card is completed to the scene's card size under them, and attribution reads
+    // only the part that shows (BackCandidate::shows). 0: pieces are given as they show.
+    float completeBelow = 0.85f;
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).

@@ -84,6 +84,12 @@ struct BackSignature {
 // out.
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 
+// The part of the rectified card (rectifyCard(bgr, quad)) that `shows` (a polygon in picture
+// pixels, e.g. what the finder saw of a card that others lie across): 255 inside, 0 outside,
+// kBackWidth x kBackHeight, less a band of kShowsInset rectified pixels along its edge.
+inline constexpr int kShowsInset = 3;
+cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows);
+
 // Statistics of `region` of a rectified card (see rectifyCard). For a whole card the colours are
 // first white-balanced on the card's own margin (the light frame around the pattern): each
 // channel is scaled so that the margin's bright pixels come out grey, so a colour cast of the
@@ -92,7 +98,10 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 // that is not a card): the gains fade to none at exp(kBalanceOff) ~ 1.42. Strips are described as
 // seen (their margin is one edge, and a ribbon's strips decide which rows are cards at all).
 inline constexpr float kBalanceFull = 0.2f, kBalanceOff = 0.35f;
-BackDescriptor describeBack(const cv::Mat& rectified, BackRegion region = {});
+// With `shows` (a mask of the rectified card, see rectifiedShows; whole region only) only the
+// pixels that show are described, balanced on the part of the margin that shows; the coarse
+// layout and the spectrum need the whole card and stay empty (backDistance then leaves them out).
+BackDescriptor describeBack(const cv::Mat& rectified, BackRegion region = {}, const cv::Mat& shows = {});
 
 // The spectrum (BackDescriptor::spectrum): blur before the transform (rectified pixels), band
 // range (log2 cycles per pixel), and its weight in backDistance (on the L1 of the bands). Tuned on

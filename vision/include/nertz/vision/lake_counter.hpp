@@ -23,6 +23,9 @@ struct CountedCard {
     float distance = 0.f;  // back distance to the chosen (or nearest) deck
     float runnerUp = 0.f;  // to the second nearest deck
     bool strip = false;    // attributed from a strip of a ribbon spread, not the whole back
+    // A card others lie across: `quad` is the whole card as estimated, attributed from this part of
+    // it that shows (picture pixels); empty when the whole card (or a strip) was read.
+    std::vector<cv::Point2f> shows;
     int frame = -1;        // video: the frame it was counted in
 };
 
@@ -35,9 +38,10 @@ struct DeckCount {
     int total() const;
 };
 
-// Attributes one card outline (whole, or the region of it that shows).
+// Attributes one card outline (whole, or the region of it that shows, or the polygon `shows` of
+// it: see BackCandidate).
 CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
-                          const BackMatcher& matcher);
+                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows = {});
 
 // Finds and attributes every face-down card in an 8-bit BGR picture.
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
