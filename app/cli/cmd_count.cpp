@@ -133,12 +133,16 @@ vi::BackMatcher matcherFromDb(const Context& ctx, const std::string& only) {
     return m;
 }
 
-io::Json quadJson(const vi::Quad& q) {
+// [[x, y], ...] to a tenth of a pixel, for a quad or any outline.
+template <class Points>
+io::Json pointsJson(const Points& points) {
     io::Json a = io::Json::array();
-    for (const auto& p : q)
+    for (const auto& p : points)
         a.push_back({std::round(double(p.x) * 10) / 10, std::round(double(p.y) * 10) / 10});
     return a;
 }
+
+io::Json quadJson(const vi::Quad& q) { return pointsJson(q); }
 
 io::Json countJson(const vi::DeckCount& c) {
     io::Json counts = io::Json::object();
@@ -149,11 +153,7 @@ io::Json countJson(const vi::DeckCount& c) {
                    {"deck", card.deckName},
                    {"confidence", std::round(card.confidence * 1000) / 1000}};
         if (card.strip) j["strip"] = true;
-        if (!card.shows.empty()) {
-            io::Json shows = io::Json::array();
-            for (const auto& p : card.shows) shows.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
-            j["shows"] = shows;
-        }
+        if (!card.shows.empty()) j["shows"] = pointsJson(card.shows);
         if (card.frame >= 0) j["frame"] = card.frame;
         cards.push_back(j);
     }
@@ -633,13 +633,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
                 if (const char* cardsDir = std::getenv("NERTZ_EVAL_CARDS")) {
                     // debugging aid: what was found, for a script to match against the truth
-                    nlohmann::json found = nlohmann::json::array();
-                    for (const auto& c : got.cards) {
-                        nlohmann::json q = nlohmann::json::array();
-                        for (const auto& p : c.quad) q.push_back({p.x, p.y});
-                        found.push_back({{"quad", q}, {"deck", c.deckName}, {"confidence", c.confidence},
+                    io::Json found = io::Json::array();
+                    for (const auto& c : got.cards)
+                        found.push_back({{"quad", quadJson(c.quad)}, {"deck", c.deckName}, {"confidence", c.confidence},
                                          {"distance", c.distance}, {"strip", c.strip}, {"covered", !c.shows.empty()}});
-                    }
                     std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << found.dump() << "\n";
                 }
                 if (std::getenv("NERTZ_EVAL_SCENES")) {

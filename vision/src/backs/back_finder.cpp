@@ -47,6 +47,9 @@ Blob measuredBlob(std::vector<cv::Point> contour, double area, float grow = 0.f)
     return b;
 }
 
+// A piece of card shape: filling more than `minFill` of its box, about a card's aspect.
+bool cardShaped(const Blob& b, double minFill) { return b.fill > minFill && b.aspect > 1.15f && b.aspect < 1.8f; }
+
 // Corners of a rotated rectangle in the order of the rectangle's own frame, the first edge being
 // along `first` (a unit vector) when given.
 Quad frameQuad(cv::Point2f centre, cv::Point2f u, cv::Point2f v, float x0, float x1, float y0,
@@ -487,19 +490,6 @@ std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float ca
     return out;
 }
 
-// The cards of a picture from the learnt segmentation: the card mask less the outlines falls
-// apart into pieces, each the showing part of one card (a card lying across another cuts it into
-// two pieces: counted twice, a known limit). A piece that the outlines cut out of the inside of
-// another piece only (a back's own pattern drawn like an edge) is not a card. A piece of more than
-// `maxPieceCards` cards' area (outlines the net missed: a squared pile) is filled with card-sized
-// rectangles by the cluster fit; any other piece of at least `minPieceShare` of a card is one card,
-// given as the rectangle around the part that shows (what attribution should look at).
-// The scene's card size comes from card-shaped pieces, else `fallbackCardLong` (the loose cards'
-// blobs of the mask); when that is 0 too nothing is returned and `cardLong` stays 0.
-// One piece of the card mask as cards: a piece of more than `maxPieceCards` cards goes to the
-// cluster fit (with the segmenter's outline map as its edges), any other is one card, given as the
-// rotated box around what shows (what attribution reads). A point of the piece goes to `anchors`
-// for each card.
 // The whole card of which `b` is the part that shows, others lying across the rest: a rectangle of
 // the scene's card size (cardLong x cardLong / aspect) at the piece's angle that holds the piece.
 // Along each of the piece's axes the card is as long as the piece or the card side that fits it;
@@ -544,6 +534,12 @@ bool completeCard(const Blob& b, const cv::Mat& fg, float cardLong, float aspect
     return true;
 }
 
+// One piece of the card mask as cards: a piece of more than `maxPieceCards` cards goes to the
+// cluster fit (with the segmenter's outline map as its edges), any other is one card, given as the
+// rotated box around what shows (what attribution reads). A point of the piece goes to `anchors`
+// for each card.
+// A piece that is part of a covered card (under `completeBelow` of a card, or not card-shaped) is
+// given as its completed card (completeCard) with what shows of it.
 void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float cardLong,
                const BackFinderOptions& options, std::vector<BackCandidate>& out,
                std::vector<cv::Point>& anchors) {
@@ -562,8 +558,7 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
     cv::Point2f q[4];
     b.box.points(q);
     c.quad = readingOrder({q[0], q[1], q[2], q[3]});
-    const bool cardShaped = b.fill > options.pieceCardFill && b.aspect > 1.15f && b.aspect < 1.8f;
-    if (options.completeBelow > 0 && (b.area < options.completeBelow * cardArea || !cardShaped) &&
+    if (options.completeBelow > 0 && (b.area < options.completeBelow * cardArea || !cardShaped(b, options.pieceCardFill)) &&
         completeCard(b, fg, cardLong, options.cardAspect, c.quad)) {
         std::vector<cv::Point> simple;
         cv::approxPolyDP(b.contour, simple, 1.0, true);
@@ -573,6 +568,15 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
     anchors.push_back(b.contour.front());
 }
 
+// The cards of a picture from the learnt segmentation: the card mask less the outlines falls
+// apart into pieces, each the showing part of one card (a card lying across another cuts it into
+// two pieces: counted twice, a known limit). A piece that the outlines cut out of the inside of
+// another piece only (a back's own pattern drawn like an edge) is not a card. A piece of more than
+// `maxPieceCards` cards' area (outlines the net missed: a squared pile) is filled with card-sized
+// rectangles by the cluster fit; any other piece of at least `minPieceShare` of a card is one card,
+// given as the rectangle around the part that shows (what attribution should look at).
+// The scene's card size comes from card-shaped pieces, else `fallbackCardLong` (the loose cards'
+// blobs of the mask); when that is 0 too nothing is returned and `cardLong` stays 0.
 std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outline,
                                          const BackFinderOptions& options, float fallbackCardLong,
                                          float& cardLong, std::vector<cv::Point>& anchors) {
@@ -640,7 +644,6 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
         pc.inside = total > 0 && table < 0.05 * total && others > 0 && most > 0.9 * others;
         pieces.push_back(std::move(pc));
     }
-    auto cardShaped = [](const Blob& b, double minFill) { return b.fill > minFill && b.aspect > 1.15f && b.aspect < 1.8f; };
     // (a card-shaped scrap of a back's pattern must not set the size: pieces far smaller than the
     // largest are left out)
     double largest = 0;
@@ -770,15 +773,12 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
             pieces.push_back(measuredBlob(std::move(c), area));
         }
     }
-    auto cardShaped = [&](const Blob& b) {
-        return b.fill > options.pieceCardFill && b.aspect > 1.15f && b.aspect < 1.8f;
-    };
     double largest = 0;
     for (std::size_t i = 0; i < centred; ++i) largest = std::max(largest, pieces[i].area);
     const double minArea = std::max(options.minCardFraction * double(fg.cols) * fg.rows, 0.15 * largest);
     std::vector<float> longs;
     for (std::size_t i = 0; i < centred; ++i)
-        if (pieces[i].area >= minArea && cardShaped(pieces[i])) longs.push_back(pieces[i].longSide);
+        if (pieces[i].area >= minArea && cardShaped(pieces[i], options.pieceCardFill)) longs.push_back(pieces[i].longSide);
     cardLong = longs.empty() ? fallbackCardLong : medianOf(longs);
     if (cardLong <= 0) return out;
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
