@@ -493,7 +493,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string dir, cardart, kind;
             int limit = 0;
             double countable = 0.05, whole = 0.85;
-            bool json = false, learntRows = false, tableMask = false, noPieces = false, noComplete = false;
+            bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false, noComplete = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -512,8 +512,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_option("--whole", a->whole,
                         "per-card attribution is scored on cards showing at least this share")
             ->capture_default_str();
-        cmd->add_flag("--learnt-rows", a->learntRows,
-                      "read ribbon rows with the learnt edge finder (experimental, see BACKS.md)");
+        cmd->add_flag("--autocorrelation-rows", a->autocorrelationRows,
+                      "read ribbon rows by the autocorrelation of their edge profile, not by the learnt "
+                      "full-resolution edge finder (the reader before 2026-11-24, see BACKS.md)");
         cmd->add_flag("--table-mask", a->tableMask,
                       "tell cards from the table by its colour, not by the learnt segmenter "
                       "(the finder before models/back_seg.onnx)");
@@ -598,7 +599,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (tooClose) continue;
                 // the whole pipeline's count
                 vi::BackFinderOptions finder;
-                finder.learntRows = a->learntRows;
+                finder.learntRows = !a->autocorrelationRows;
                 finder.learntMask = !a->tableMask;
                 finder.pieces = !a->noPieces;
                 if (a->noComplete) finder.completeBelow = 0;

@@ -345,14 +345,13 @@ std::vector<BackCandidate> fitCards(const Blob& b, const cv::Mat& mask, const cv
     return out;
 }
 
-// The learnt edge finder of ribbon rows (models/training/train_row_edges.py): a 1-D convolutional
-// net over the row's columns (the row resampled to kRowH rows, each column normalised) that marks
-// where one card's visible strip ends and the next card begins.
-namespace rownet {
-#include "row_edges_weights.inc"
-}  // namespace rownet
-
-constexpr int kRowH = 64;
+// The learnt edge finder of ribbon spreads (models/training/train_ribbon_edges.py): a 1-D dilated
+// convolutional net over the row seen at the picture's full resolution (the row's thickness, a
+// card's height, resampled to kAlong samples along it; kBands bands across, B G R each) that marks
+// where one card's visible strip ends and the next card's begins.
+namespace ribbonnet {
+#include "ribbon_edges_weights.inc"
+}  // namespace ribbonnet
 
 // One 1-D convolution (zero padding keeps the length), weights [out][in][k].
 std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const float* w,
@@ -377,112 +376,193 @@ std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const 
     return out;
 }
 
-// Edge probability per column of a row image (kRowH x W, CV_32F, normalised).
-std::vector<float> rowEdgeProbabilities(const cv::Mat& row) {
-    const int len = row.cols;
-    std::vector<float> x(std::size_t(kRowH) * std::size_t(len));
-    for (int y = 0; y < kRowH; ++y) {
-        const float* r = row.ptr<float>(y);
-        std::copy(r, r + len, x.begin() + std::ptrdiff_t(y) * len);
+// The row from `origin` along u (len px) and across v (thick px), in `bgr` (8-bit, 3 channels), as
+// the net's input: kBands * 3 channels of `n` samples (the twin of `features` in the training script).
+std::vector<float> ribbonFeatures(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f u, cv::Point2f v,
+                                  float len, float thick, int& n) {
+    using namespace ribbonnet;
+    const float k = kAlong / thick;
+    n = int(std::lround(len * k)) + 1;
+    const int rows = kBands * 4;
+    cv::Mat mx(rows, n, CV_32F), my(rows, n, CV_32F);
+    for (int r = 0; r < rows; ++r) {
+        const float y = thick * (0.1f + 0.8f * (float(r) + 0.5f) / float(rows));
+        float* px = mx.ptr<float>(r);
+        float* py = my.ptr<float>(r);
+        for (int x = 0; x < n; ++x) {
+            const cv::Point2f p = origin + u * (float(x) / k) + v * y;
+            px[x] = p.x;
+            py[x] = p.y;
+        }
     }
-    using namespace rownet;
-    const int c1 = int(sizeof(kC1B) / sizeof(float)), c2 = int(sizeof(kC2B) / sizeof(float)),
-              c3 = int(sizeof(kC3B) / sizeof(float));
-    const int k1 = int(sizeof(kC1W) / sizeof(float)) / (c1 * kRowH);
-    const int k2 = int(sizeof(kC2W) / sizeof(float)) / (c2 * c1);
-    const int k3 = int(sizeof(kC3W) / sizeof(float)) / (c3 * c2);
-    const int k4 = int(sizeof(kC4W) / sizeof(float)) / c3;
-    auto h = conv1d(x, kRowH, len, kC1W, kC1B, c1, k1, 1, true);
-    h = conv1d(h, c1, len, kC2W, kC2B, c2, k2, kC2Dilation, true);
-    h = conv1d(h, c2, len, kC3W, kC3B, c3, k3, 1, true);
-    h = conv1d(h, c3, len, kC4W, kC4B, 1, k4, 1, false);
-    for (auto& v : h) v = 1.f / (1.f + std::exp(-v));
+    cv::Mat sampled;
+    cv::remap(bgr, sampled, mx, my, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    std::vector<float> f(std::size_t(kBands) * 3 * std::size_t(n), 0.f);
+    for (int r = 0; r < rows; ++r) {
+        const std::uint8_t* s = sampled.ptr<std::uint8_t>(r);
+        const int band = r / 4;
+        for (int ch = 0; ch < 3; ++ch) {
+            float* dst = f.data() + (std::size_t(band) * 3 + std::size_t(ch)) * std::size_t(n);
+            for (int x = 0; x < n; ++x) dst[x] += 0.25f * float(s[3 * x + ch]);
+        }
+    }
+    // minus each channel's mean, over the spread of all + 4
+    double sum = 0, sq = 0;
+    for (int c = 0; c < kBands * 3; ++c) {
+        float* row = f.data() + std::size_t(c) * std::size_t(n);
+        double m = 0;
+        for (int x = 0; x < n; ++x) m += row[x];
+        m /= n;
+        for (int x = 0; x < n; ++x) {
+            row[x] -= float(m);
+            sum += row[x];
+            sq += double(row[x]) * row[x];
+        }
+    }
+    const double count = double(f.size()), mean = sum / count;
+    const float sd = float(std::sqrt(std::max(0.0, sq / count - mean * mean)));
+    for (auto& x : f) x /= sd + 4.f;
+    return f;
+}
+
+// Edge probability at every sample of the row's features.
+std::vector<float> ribbonEdgeProbabilities(const std::vector<float>& features, int n) {
+    using namespace ribbonnet;
+    std::vector<float> h = features;
+    int cin = kBands * 3;
+    const float* w = kW;
+    const float* b = kB;
+    for (int l = 0; l < kLayers; ++l) {
+        h = conv1d(h, cin, n, w, b, kWidth, kKernel, kDilation[l], true);
+        w += std::size_t(kWidth) * std::size_t(cin) * kKernel;
+        b += kWidth;
+        cin = kWidth;
+    }
+    h = conv1d(h, cin, n, w, b, 1, 1, 1, false);
+    for (auto& x : h) x = 1.f / (1.f + std::exp(-x));
     return h;
 }
 
-// The cards of an overlapping row: the blob is seen in the frame of its rotated box (x along the
-// row, the cards' long side across it), resampled to kRowH rows; the edge finder marks the
-// boundaries between the cards' visible strips. The end strip as wide as a card is the card on
-// top; every other card is placed from its strip and the card's width.
-// `acrossLong`: the row runs across the box's long side (a row shorter than a card is tall).
-// `score`: the summed probability of the edges found.
-std::vector<BackCandidate> rowCards(const Blob& b, const cv::Mat& gray, float cardAspect,
-                                    float edgeThreshold, bool acrossLong, float* score) {
+// The edges read from the start of the row (sample 0 always one: the bottom card's outer edge) and
+// the chain's score: peaks of p (>= 0.2) chained 4-40 samples apart, scoring sum (p - 0.5) minus
+// 0.3 x |gap change| / gap; no edge in the last ~0.78 card widths (the card on top). The twin of
+// `decode` in the training script.
+std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
+    constexpr int kGapMin = 4, kGapMax = 40;
+    constexpr float kTau = 0.5f, kLambda = 0.3f, kPeak = 0.2f;
+    const float endCut = 0.78f * ribbonnet::kAlong / 1.45f;
+    const int n = int(p.size());
+    std::vector<int> pk;
+    for (int i = 1; i + 1 < n; ++i)
+        if (p[std::size_t(i)] >= kPeak && p[std::size_t(i)] >= p[std::size_t(i - 1)] &&
+            p[std::size_t(i)] > p[std::size_t(i + 1)] && i >= 4 && float(i) <= float(n) - endCut)
+            pk.push_back(i);
+    score = 0;
+    const int m = int(pk.size());
+    if (m == 0) return {0};
+    constexpr float kNone = -1e9f;
+    // best[i][j]: the best chain whose last two edges are peaks i < j; from[i][j]: the edge before i
+    std::vector<float> best(std::size_t(m) * std::size_t(m), kNone);
+    std::vector<int> from(std::size_t(m) * std::size_t(m), -1);
+    auto at = [m](int i, int j) { return std::size_t(i) * std::size_t(m) + std::size_t(j); };
+    auto gain = [&](int j) { return p[std::size_t(pk[std::size_t(j)])] - kTau; };
+    float top = kNone;
+    int topI = -1, topJ = -1;
+    for (int i = 0; i < m; ++i)  // a chain of one edge
+        if (pk[std::size_t(i)] <= kGapMax && gain(i) > top) {
+            top = gain(i);
+            topI = -1;
+            topJ = i;
+        }
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < j; ++i) {
+            const int g = pk[std::size_t(j)] - pk[std::size_t(i)];
+            if (g < kGapMin || g > kGapMax) continue;
+            float v = pk[std::size_t(i)] <= kGapMax ? gain(i) + gain(j) : kNone;
+            int arg = -1;
+            for (int h = 0; h < i; ++h) {
+                const float s = best[at(h, i)];
+                if (s <= kNone) continue;
+                const int g0 = pk[std::size_t(i)] - pk[std::size_t(h)];
+                const float c = s + gain(j) - kLambda * float(std::abs(g - g0)) / float(g0);
+                if (c > v) {
+                    v = c;
+                    arg = h;
+                }
+            }
+            if (v <= kNone) continue;
+            best[at(i, j)] = v;
+            from[at(i, j)] = arg;
+            if (v > top) {
+                top = v;
+                topI = i;
+                topJ = j;
+            }
+        }
+    score = top;
+    std::vector<int> edges{pk[std::size_t(topJ)]};
+    for (int i = topI, j = topJ; i >= 0;) {
+        edges.push_back(pk[std::size_t(i)]);
+        const int h = from[at(i, j)];
+        j = i;
+        i = h;
+    }
+    edges.push_back(0);
+    std::reverse(edges.begin(), edges.end());
+    return edges;
+}
+
+// The cards of a ribbon spread: the blob (work px; `bgr` is the full picture, `scale` work px per
+// picture px) seen in the frame of its rotated box, u along the row and the cards' long side across
+// it, read by the edge finder from either end; the end that reads the better chain holds the bottom
+// card, the other the card on top (a whole card); every other card shows a strip, from its edge to
+// the next card's. `acrossLong`: the row runs across the box's long side (a row shorter than a card
+// is tall). `score`: the chain's score (0 for no edge).
+std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float scale, float cardAspect,
+                                       bool acrossLong, float* score) {
     *score = 0;
     cv::Point2f pts[4];
     b.box.points(pts);
-    // row axis u, across v
     cv::Point2f e1 = pts[1] - pts[0], e2 = pts[2] - pts[1];
     if ((cv::norm(e1) < cv::norm(e2)) != acrossLong) std::swap(e1, e2);
     const float len = float(cv::norm(e1)), thick = float(cv::norm(e2));
-    cv::Point2f u = e1 * (1.f / len), v = e2 * (1.f / thick);
+    const cv::Point2f u = e1 * (1.f / len), v = e2 * (1.f / thick);
     const cv::Point2f origin = b.box.center - u * (len / 2) - v * (thick / 2);
-    std::vector<BackCandidate> out;
     const float wc0 = std::min(thick / cardAspect, len);
-    if (len - wc0 < 0.04f * thick) {
+    std::vector<BackCandidate> out;
+    if (len - wc0 < 0.04f * thick || thick * 0.25f < 4.f / scale) {
         BackCandidate c;
         c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
         out.push_back(c);
         return out;
     }
-    // image -> resampled row frame
-    const float k = float(kRowH) / thick;
-    const int w = std::max(4, int(std::lround(len * k)));
-    cv::Mat m = (cv::Mat_<double>(2, 3) << k * u.x, k * u.y, -k * (u.x * origin.x + u.y * origin.y),
-                 k * v.x, k * v.y, -k * (v.x * origin.x + v.y * origin.y));
-    cv::Mat row;
-    cv::warpAffine(gray, row, m, cv::Size(w, kRowH), k < 1.f ? cv::INTER_AREA : cv::INTER_LINEAR,
-                   cv::BORDER_REPLICATE);
-    row.convertTo(row, CV_32F);
-    cv::Scalar mean, sd;
-    cv::meanStdDev(row, mean, sd);
-    row = (row - mean[0]) / (sd[0] + 4.0);
-    const std::vector<float> p = rowEdgeProbabilities(row);
-    // peaks above the threshold, at least 2 columns apart (strongest first)
-    std::vector<int> peaks;
-    for (int x = 1; x + 1 < w; ++x)
-        if (p[std::size_t(x)] > edgeThreshold && p[std::size_t(x)] >= p[std::size_t(x - 1)] &&
-            p[std::size_t(x)] > p[std::size_t(x + 1)])
-            peaks.push_back(x);
-    std::sort(peaks.begin(), peaks.end(),
-              [&](int a, int c) { return p[std::size_t(a)] > p[std::size_t(c)]; });
-    std::vector<float> edges;
-    for (int x : peaks)
-        if (std::all_of(edges.begin(), edges.end(), [&](float e) { return std::abs(e - float(x)) >= 2.f; }))
-            edges.push_back(float(x));
-    std::sort(edges.begin(), edges.end());
-    for (float e : edges) *score += p[std::size_t(e)];
-    for (auto& e : edges) e /= k;
-    if (edges.empty()) {
-        BackCandidate c;
-        c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
-        out.push_back(c);
-        return out;
-    }
-    // strips: [0, e1], [e1, e2], ..., [en-1, len]; the wider end strip is the card on top
-    std::vector<float> bounds{0.f};
-    bounds.insert(bounds.end(), edges.begin(), edges.end());
-    bounds.push_back(len);
-    const int n = int(bounds.size()) - 1;
-    const float first = bounds[1] - bounds[0], last = bounds[std::size_t(n)] - bounds[std::size_t(n - 1)];
-    // the top card's strip stands out against its neighbour's (perspective widens a whole end)
-    const float second = bounds[2] - bounds[1],
-                penultimate = bounds[std::size_t(n - 1)] - bounds[std::size_t(n - 2)];
-    const bool topAtRight =
-        n == 2 ? last >= first : last / std::max(1.f, penultimate) >= first / std::max(1.f, second);
-    const float topWidth = topAtRight ? last : first;
+    int n = 0;
+    const auto features = ribbonFeatures(bgr, origin / scale, u, v, len / scale, thick / scale, n);
+    const auto f = ribbonEdgeProbabilities(features, n);
+    float sf = 0, sr = 0;
+    const auto fwd = chainRibbonEdges(f, sf);
+    const auto rev = chainRibbonEdges(std::vector<float>(f.rbegin(), f.rend()), sr);
+    const bool reversed = sr > sf;
+    *score = std::max(0.f, std::max(sf, sr));
+    // edges in work px along u, from the bottom card's outer edge
+    const float k = ribbonnet::kAlong / (thick / scale) / scale;  // samples per work px
+    std::vector<float> bounds;
+    for (int e : reversed ? rev : fwd) bounds.push_back(float(e) / k);
+    const int cards = int(bounds.size());
+    const float topWidth = len - bounds.back();
     const float wc = (topWidth > 0.6f * wc0 && topWidth < 1.15f * wc0) ? topWidth : wc0;
-    for (int i = 0; i < n; ++i) {
+    bounds.push_back(len);
+    for (int i = 0; i < cards; ++i) {
         BackCandidate c;
         c.inRow = true;
         const float x0 = bounds[std::size_t(i)], x1 = bounds[std::size_t(i + 1)];
-        const bool top = topAtRight ? i == n - 1 : i == 0;
+        const bool top = i == cards - 1;
         const float frac = std::clamp((x1 - x0) / wc, 0.02f, 1.f);
-        if (topAtRight) {
+        if (!reversed) {
             c.quad = frameQuad({}, u, v, x0, x0 + wc, 0, thick, origin);
             c.region = top ? BackRegion{} : BackRegion{0.f, frac};
-        } else {
-            c.quad = frameQuad({}, u, v, x1 - wc, x1, 0, thick, origin);
+        } else {  // the row read from its far end: x measured back from len
+            c.quad = frameQuad({}, u, v, len - x0 - wc, len - x0, 0, thick, origin);
             c.region = top ? BackRegion{} : BackRegion{1.f - frac, 1.f};
         }
         out.push_back(c);
@@ -971,26 +1051,60 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     // Pieces: every blob but the rows (blobs that fill their box and are not card-shaped, read by
     // the row reader below) gives the pieces that lie in it.
     if (usePieces) {
+        // every blob that fills its box (a group filling clusterFill, or a loose card) numbered
+        std::vector<Blob> all;
+        std::vector<char> isGroup{0};
+        for (auto& b : groups) {
+            all.push_back(std::move(b));
+            isGroup.push_back(1);
+        }
+        for (auto& b : singles) {
+            all.push_back(std::move(b));
+            isGroup.push_back(0);
+        }
+        groups.clear();
+        singles.clear();
         cv::Mat blobOf = cv::Mat::zeros(fg.size(), CV_32S);
-        for (std::size_t i = 0; i < groups.size(); ++i)
-            if (groups[i].fill >= options.clusterFill)
-                cv::drawContours(blobOf, std::vector<std::vector<cv::Point>>{groups[i].contour}, 0,
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].fill >= options.clusterFill)
+                cv::drawContours(blobOf, std::vector<std::vector<cv::Point>>{all[i].contour}, 0,
                                  cv::Scalar(int(i) + 1), cv::FILLED);
+        std::vector<int> inBlob(all.size() + 1, 0);
+        for (const auto& a : pieceAnchors) ++inBlob[std::size_t(blobOf.at<int>(a))];
+        // Learnt rows: a blob that fills its box and holds two middles or more, or is larger than a
+        // card, is read as a ribbon spread; it is one when the edge finder chains clear edges in it
+        // (then its pieces are dropped).
+        std::vector<char> ribbon(all.size() + 1, 0);
+        if (options.learntRows) {
+            const double oneCard = double(cardLong) * cardLong / options.cardAspect;
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                const Blob& b = all[i];
+                if (b.fill < options.rowFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard)) continue;
+                float s1 = 0, s2 = 0;
+                auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s1);
+                auto across = ribbonCards(b, bgr, scale, options.cardAspect, true, &s2);
+                auto& cards = s2 > s1 ? across : along;
+                if (cards.size() >= 2 && std::max(s1, s2) >= options.shortRowScore * float(cards.size() - 1)) {
+                    ribbon[i + 1] = 1;
+                    emit(std::move(cards), true);
+                }
+            }
+        }
         // With centres, a blob holding at most `rowMinCentres - 1` of them is not a ribbon row (a
         // card cut by the picture's edge, two cards side by side): its pieces are its cards.
-        std::vector<int> inBlob(groups.size() + 1, 0);
-        for (const auto& a : pieceAnchors) ++inBlob[std::size_t(blobOf.at<int>(a))];
         const bool centred = seg.hasCentres() && options.centres;
-        auto isRow = [&](int blob) { return blob > 0 && (!centred || inBlob[std::size_t(blob)] >= options.rowMinCentres); };
+        auto isRow = [&](int blob) {
+            return blob > 0 && isGroup[std::size_t(blob)] && !ribbon[std::size_t(blob)] &&
+                   (!centred || inBlob[std::size_t(blob)] >= options.rowMinCentres);
+        };
         std::vector<BackCandidate> loose;
-        for (std::size_t i = 0; i < pieceCards.size(); ++i)
-            if (!isRow(blobOf.at<int>(pieceAnchors[i]))) loose.push_back(pieceCards[i]);
+        for (std::size_t i = 0; i < pieceCards.size(); ++i) {
+            const int blob = blobOf.at<int>(pieceAnchors[i]);
+            if (!isRow(blob) && !ribbon[std::size_t(blob)]) loose.push_back(pieceCards[i]);
+        }
         emit(std::move(loose), false);
-        singles.clear();
-        std::vector<Blob> rows;
-        for (std::size_t i = 0; i < groups.size(); ++i)
-            if (groups[i].fill >= options.clusterFill && isRow(int(i) + 1)) rows.push_back(std::move(groups[i]));
-        groups = std::move(rows);
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].fill >= options.clusterFill && isRow(int(i) + 1)) groups.push_back(std::move(all[i]));
     }
     for (const auto& b : singles) {
         if (options.fitClusters && cardArea > 0 && b.area > 1.6 * cardArea) {
@@ -1004,13 +1118,13 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         // a little more): read it as a row both ways; it stays one card unless clear edges show
         BackCandidate single;
         single.quad = looseQuad(b);
-        if (!options.learntRows) {
+        if (!options.learntRows || (cardArea > 0 && b.area <= 1.3 * cardArea)) {
             emit({single}, false);
             continue;
         }
         float score = 0, s2 = 0;
-        auto cards = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &score);
-        auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s2);
+        auto cards = ribbonCards(b, bgr, scale, options.cardAspect, true, &score);
+        auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s2);
         if (s2 > score) {
             cards = std::move(along);
             score = s2;
@@ -1030,8 +1144,8 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         std::vector<BackCandidate> cards;
         if (options.learntRows && b.fill >= options.rowFill) {
             float s1 = 0, s2 = 0;
-            auto along = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, false, &s1);
-            auto across = rowCards(b, gray, options.cardAspect, options.rowEdgeThreshold, true, &s2);
+            auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s1);
+            auto across = ribbonCards(b, bgr, scale, options.cardAspect, true, &s2);
             cards = s2 > s1 ? across : along;
         } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&
                    !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {

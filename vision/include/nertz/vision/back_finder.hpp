@@ -26,20 +26,19 @@ struct BackFinderOptions {
     int workLongSide = 640;          // the picture is shrunk to this long side first
     float minCardFraction = 0.002f;  // smallest card, as a share of the picture's area
     float cardAspect = 1.40f;        // long side / short side of a card (poker 88x63 mm)
-    // Ribbon rows read by the learnt edge finder (models/training/train_row_edges.py) instead of
-    // the autocorrelation of the row's edge profile. Off by default: on the synthetic sets it
-    // lowers the ribbon count error but not the exact-count rate, and it miscounts clean rows
-    // spread wider than it was trained on (models/training/BACKS.md).
-    bool learntRows = false;
-    float rowEdgeThreshold = 0.5f;   // learnt rows: edge probability that marks a card edge
+    // Ribbon rows read by the learnt edge finder (models/training/train_ribbon_edges.py: a 1-D net
+    // over the row at the picture's full resolution, its marks chained from either end) instead of
+    // the autocorrelation of the row's edge profile (models/training/BACKS.md, "Ribbon spreads read
+    // at full resolution").
+    bool learntRows = true;
     float rowFill = 0.85f;           // learnt rows: a blob filling this share of its box is a row
     // Blobs that fill less than `clusterFill` of their box are loose cards that touch or overlap:
     // cards of the scene's size (the median loose card) are fitted into them one by one.
     bool fitClusters = true;
     float clusterFill = 0.80f;
     float clusterCover = 0.75f;  // the fitted cards must cover this share of the blob
-    float shortRowScore = 0.75f;     // learnt rows: a card-shaped blob is a row when its edges
-                                     // average this probability
+    float shortRowScore = 0.3f;      // learnt rows: a card-shaped blob is a row when its edge chain
+                                     // scores this much an edge (at most 0.5: see ribbonCards)
     // Cards told from the table (and hands) by the learnt segmenter (back_segmenter.hpp), whose
     // card outlines also guide the cluster fit; off, or without its model, the table's colour model
     // and image edges are used.
