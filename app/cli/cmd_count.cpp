@@ -37,6 +37,28 @@ using sc = nertz::scoring::InputError;
 
 namespace {
 
+// The largest part of labelled outline `own` that no later outline (a card lying on it) covers, as a
+// polygon in picture pixels: what a person sees of a covered card.
+std::vector<cv::Point2f> shownPart(cv::Size size, const std::vector<std::vector<cv::Point>>& outlines,
+                                   std::size_t own) {
+    cv::Mat m = cv::Mat::zeros(size, CV_8U);
+    cv::fillPoly(m, std::vector<std::vector<cv::Point>>{outlines[own]}, cv::Scalar(255));
+    for (std::size_t k = own + 1; k < outlines.size(); ++k)
+        cv::fillPoly(m, std::vector<std::vector<cv::Point>>{outlines[k]}, cv::Scalar(0));
+    std::vector<std::vector<cv::Point>> parts;
+    cv::findContours(m, parts, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    std::vector<cv::Point2f> out;
+    double best = 0;
+    for (const auto& p : parts)
+        if (const double a = cv::contourArea(p); a > best) {
+            best = a;
+            std::vector<cv::Point> poly;
+            cv::approxPolyDP(p, poly, 1.0, true);
+            out.assign(poly.begin(), poly.end());
+        }
+    return out;
+}
+
 bool isVideo(const fs::path& p) {
     std::string e = p.extension().string();
     std::transform(e.begin(), e.end(), e.begin(),
@@ -564,7 +586,18 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 // per-card attribution on the labelled outlines
                 std::map<std::string, int> truth;
                 Tally t;
+                // every labelled outline, bottom card first (a card lies on the ones before it)
+                std::vector<std::vector<cv::Point>> outlines;
                 for (const auto& c : s.at("cards")) {
+                    std::vector<cv::Point> o;
+                    for (int k = 0; k < 4; ++k)
+                        o.emplace_back(int(std::lround(c.at("quad")[std::size_t(k)][0].get<double>())),
+                                       int(std::lround(c.at("quad")[std::size_t(k)][1].get<double>())));
+                    outlines.push_back(std::move(o));
+                }
+                std::size_t index = 0;
+                for (const auto& c : s.at("cards")) {
+                    const std::size_t own = index++;
                     if (c.at("side").get<std::string>() != "back") continue;
                     const double vis = c.at("visible_fraction").get<double>();
                     const std::string deck = "deck" + std::to_string(c.at("deck").get<int>());
@@ -574,7 +607,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     for (int k = 0; k < 4; ++k)
                         q[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
                                              c.at("quad")[std::size_t(k)][1].get<float>()};
-                    const auto got = vi::attributeCard(img, q, {}, matcher);
+                    // a card others lie across (below --whole 0.85) is read by what shows of it
+                    const auto got = vi::attributeCard(
+                        img, q, {}, matcher, vis < 0.85 ? shownPart(img.size(), outlines, own) : std::vector<cv::Point2f>{});
                     Tally& tt = tooClose                                             ? warnedCards
                                 : split.isHeldOut(c.at("design").get<std::string>()) ? heldOut
                                                                                      : train;

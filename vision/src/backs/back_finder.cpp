@@ -1079,7 +1079,7 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
             const double oneCard = double(cardLong) * cardLong / options.cardAspect;
             for (std::size_t i = 0; i < all.size(); ++i) {
                 const Blob& b = all[i];
-                if (b.fill < options.rowFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard)) continue;
+                if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard)) continue;
                 float s1 = 0, s2 = 0;
                 auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s1);
                 auto across = ribbonCards(b, bgr, scale, options.cardAspect, true, &s2);

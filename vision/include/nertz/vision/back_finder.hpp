@@ -32,6 +32,10 @@ struct BackFinderOptions {
     // at full resolution").
     bool learntRows = true;
     float rowFill = 0.85f;           // learnt rows: a blob filling this share of its box is a row
+    // learnt rows with the segmenter's pieces: a blob filling this share of its box that holds two
+    // middles or more, or more than 1.3 cards, is tried as a ribbon spread (0.85: ribbon-set error
+    // 7.79 against 7.23, loose the same; BACKS.md)
+    float ribbonFill = 0.75f;
     // Blobs that fill less than `clusterFill` of their box are loose cards that touch or overlap:
     // cards of the scene's size (the median loose card) are fitted into them one by one.
     bool fitClusters = true;
