@@ -202,12 +202,17 @@ def export(net, path):
 
 
 def main():
+    global WIDTH, DILATIONS
     ap = argparse.ArgumentParser()
     ap.add_argument('out')
     ap.add_argument('train', nargs='+')
     ap.add_argument('--val', required=True)
     ap.add_argument('--epochs', type=int, default=30)
+    ap.add_argument('--width', type=int, default=32, help='channels of each layer')
+    ap.add_argument('--dilations', default='1,2,4,8,1', help='one layer each')
     args = ap.parse_args()
+    WIDTH = args.width
+    DILATIONS = tuple(int(d) for d in args.dilations.split(','))
     torch.set_num_threads(1)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)

@@ -434,6 +434,42 @@ TEST(LakeCounter, CountsARibbonSpreadByStrips) {
     }
 }
 
+// A ribbon spread as tables lay one out to sort it: strips of 6-9% of the card's height, as narrow as
+// the generator's ribbons. The learnt full-resolution reader (the default) counts all 4 trials (the
+// 32-channel net of its first commit: 2, the others one card over); the autocorrelation reader
+// before it (learntRows off) 1 of 4 (3 cards found for 13-14). The log line gives both.
+TEST(LakeCounter, CountsANarrowRibbonSpreadByStrips) {
+    cv::RNG rng(21);
+    for (int trial = 0; trial < 4; ++trial) {
+        cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));  // green cloth
+        cv::Mat grain(img.size(), CV_8UC3);
+        rng.fill(grain, cv::RNG::UNIFORM, 0, 12);
+        img += grain;
+        const float h = float(rng.uniform(170, 230)), w = h * 0.69f,
+                    step = h * float(rng.uniform(0.06, 0.09));
+        const int n = rng.uniform(10, 19);
+        const float a = float(rng.uniform(0.0, 2 * CV_PI));
+        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+        const cv::Point2f start = cv::Point2f(640, 360) - u * ((n - 1) * step / 2);
+        std::vector<int> deckOf;
+        for (int i = 0; i < n; ++i) {
+            const int d = rng.uniform(0, 4);
+            deckOf.push_back(d);
+            const cv::Point2f c = start + u * (i * step);
+            vi::drawCard(img, decks().art[std::size_t(d)],
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+        }
+        const vi::DeckCount got = vi::countBacks(img, decks().matcher);
+        vi::BackFinderOptions old;
+        old.learntRows = false;
+        std::cerr << "narrow ribbon trial " << trial << ": " << n << " cards, found " << got.total()
+                  << " (unknown " << got.unknown << "), autocorrelation reader "
+                  << vi::countBacks(img, decks().matcher, old).total() << "\n";
+        EXPECT_EQ(got.total(), n) << "trial " << trial;
+    }
+}
+
 // A batch scene: a few cards lying alone (they give the card's size) and clusters of two or three
 // loose cards of different decks that touch or overlap a little, at different angles. Without
 // fitting cards into the clusters (`fitClusters = false`) they are read as rows and miscounted.

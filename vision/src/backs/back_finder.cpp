@@ -353,25 +353,28 @@ namespace ribbonnet {
 #include "ribbon_edges_weights.inc"
 }  // namespace ribbonnet
 
-// One 1-D convolution (zero padding keeps the length), weights [out][in][k].
+// One 1-D convolution (zero padding keeps the length), weights [out][in][k]: the taps laid out as
+// rows (im2col) and one matrix product.
 std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const float* w,
                           const float* bias, int cout, int k, int dilation, bool relu) {
-    std::vector<float> out(std::size_t(cout) * std::size_t(len));
     const int half = (k - 1) / 2 * dilation;
-    for (int o = 0; o < cout; ++o) {
-        float* dst = out.data() + std::size_t(o) * std::size_t(len);
-        std::fill(dst, dst + len, bias[o]);
-        for (int c = 0; c < cin; ++c) {
-            const float* src = in.data() + std::size_t(c) * std::size_t(len);
-            for (int t = 0; t < k; ++t) {
-                const float wt = w[(std::size_t(o) * std::size_t(cin) + std::size_t(c)) * std::size_t(k) + std::size_t(t)];
-                const int off = t * dilation - half;
-                const int x0 = std::max(0, -off), x1 = std::min(len, len - off);
-                for (int x = x0; x < x1; ++x) dst[x] += wt * src[x + off];
-            }
+    cv::Mat cols = cv::Mat::zeros(cin * k, len, CV_32F);
+    for (int c = 0; c < cin; ++c) {
+        const float* src = in.data() + std::size_t(c) * std::size_t(len);
+        for (int t = 0; t < k; ++t) {
+            const int off = t * dilation - half;
+            const int x0 = std::max(0, -off), x1 = std::min(len, len - off);
+            if (x1 > x0) std::copy(src + x0 + off, src + x1 + off, cols.ptr<float>(c * k + t) + x0);
         }
-        if (relu)
-            for (int x = 0; x < len; ++x) dst[x] = std::max(0.f, dst[x]);
+    }
+    const cv::Mat weights(cout, cin * k, CV_32F, const_cast<float*>(w));
+    cv::Mat prod;
+    cv::gemm(weights, cols, 1.0, cv::noArray(), 0.0, prod);
+    std::vector<float> out(std::size_t(cout) * std::size_t(len));
+    for (int o = 0; o < cout; ++o) {
+        const float* r = prod.ptr<float>(o);
+        float* dst = out.data() + std::size_t(o) * std::size_t(len);
+        for (int x = 0; x < len; ++x) dst[x] = relu ? std::max(0.f, r[x] + bias[o]) : r[x] + bias[o];
     }
     return out;
 }
