@@ -532,7 +532,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         "of the generator shows 5.6% or more)")
             ->capture_default_str();
         cmd->add_option("--whole", a->whole,
-                        "per-card attribution is scored on cards showing at least this share")
+                        "per-card attribution is scored on cards showing at least this share (a card "
+                        "showing less than 0.85 is read by the part of it no later card covers)")
             ->capture_default_str();
         cmd->add_flag("--autocorrelation-rows", a->autocorrelationRows,
                       "read ribbon rows by the autocorrelation of their edge profile, not by the learnt "
