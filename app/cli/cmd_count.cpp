@@ -537,7 +537,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             ->capture_default_str();
         cmd->add_flag("--autocorrelation-rows", a->autocorrelationRows,
                       "read ribbon rows by the autocorrelation of their edge profile, not by the learnt "
-                      "full-resolution edge finder (the reader before 2026-11-24, see BACKS.md)");
+                      "full-resolution edge finder (the default reader until the full-resolution one, see BACKS.md)");
         cmd->add_flag("--table-mask", a->tableMask,
                       "tell cards from the table by its colour, not by the learnt segmenter "
                       "(the finder before models/back_seg.onnx)");
