@@ -456,9 +456,9 @@ std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
     const float endCut = 0.78f * ribbonnet::kAlong / 1.45f;
     const int n = int(p.size());
     std::vector<int> pk;
-    for (int i = 1; i + 1 < n; ++i)
+    for (int i = kGapMin; i + 1 < n && float(i) <= float(n) - endCut; ++i)
         if (p[std::size_t(i)] >= kPeak && p[std::size_t(i)] >= p[std::size_t(i - 1)] &&
-            p[std::size_t(i)] > p[std::size_t(i + 1)] && i >= 4 && float(i) <= float(n) - endCut)
+            p[std::size_t(i)] > p[std::size_t(i + 1)])
             pk.push_back(i);
     score = 0;
     const int m = int(pk.size());
@@ -533,7 +533,9 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
     const cv::Point2f origin = b.box.center - u * (len / 2) - v * (thick / 2);
     const float wc0 = std::min(thick / cardAspect, len);
     std::vector<BackCandidate> out;
-    if (len - wc0 < 0.04f * thick || thick * 0.25f < 4.f / scale) {
+    // (a row shorter than 4% of a card's height past its top card, or cards under 40 px tall in
+    // the picture, has no strips to read)
+    if (len - wc0 < 0.04f * thick || thick / scale < 40.f) {
         BackCandidate c;
         c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
         out.push_back(c);
@@ -571,6 +573,18 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
         out.push_back(c);
     }
     return out;
+}
+
+// A blob read as a ribbon both ways (along and across its box's long side); the way whose chain
+// scores better. `clear`: it holds two cards or more with edges scoring `minScore` an edge.
+std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale, float cardAspect,
+                                      float minScore, bool& clear) {
+    float s1 = 0, s2 = 0;
+    auto along = ribbonCards(b, bgr, scale, cardAspect, false, &s1);
+    auto across = ribbonCards(b, bgr, scale, cardAspect, true, &s2);
+    auto& cards = s2 > s1 ? across : along;
+    clear = cards.size() >= 2 && std::max(s1, s2) >= minScore * float(cards.size() - 1);
+    return std::move(cards);
 }
 
 // The whole card of which `b` is the part that shows, others lying across the rest: a rectangle of
@@ -1074,36 +1088,34 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
                                  cv::Scalar(int(i) + 1), cv::FILLED);
         std::vector<int> inBlob(all.size() + 1, 0);
         for (const auto& a : pieceAnchors) ++inBlob[std::size_t(blobOf.at<int>(a))];
+        // With centres, a blob holding at most `rowMinCentres - 1` of them is not a ribbon row (a
+        // card cut by the picture's edge, two cards side by side): its pieces are its cards.
+        const bool centred = seg.hasCentres() && options.centres;
+        auto rowByCentres = [&](int blob) {
+            return blob > 0 && isGroup[std::size_t(blob)] && (!centred || inBlob[std::size_t(blob)] >= options.rowMinCentres);
+        };
         // Learnt rows: a blob that fills its box and holds two middles or more, or is larger than a
-        // card, is read as a ribbon spread; it is one when the edge finder chains clear edges in it
-        // (then its pieces are dropped).
+        // card, is read as a ribbon spread; it is one when the edge finder chains clear edges in it,
+        // or when its middles make it a row anyway (then its pieces are dropped); else its pieces are
+        // its cards. ribbon[blob]: 0 not read, 1 a ribbon, 2 read and not one.
         std::vector<char> ribbon(all.size() + 1, 0);
         if (options.learntRows) {
             const double oneCard = double(cardLong) * cardLong / options.cardAspect;
             for (std::size_t i = 0; i < all.size(); ++i) {
                 const Blob& b = all[i];
                 if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard)) continue;
-                float s1 = 0, s2 = 0;
-                auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s1);
-                auto across = ribbonCards(b, bgr, scale, options.cardAspect, true, &s2);
-                auto& cards = s2 > s1 ? across : along;
-                if (cards.size() >= 2 && std::max(s1, s2) >= options.shortRowScore * float(cards.size() - 1)) {
-                    ribbon[i + 1] = 1;
-                    emit(std::move(cards), true);
-                }
+                bool clear = false;
+                auto cards = readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
+                ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
+                if (ribbon[i + 1] == 1) emit(std::move(cards), true);
             }
         }
-        // With centres, a blob holding at most `rowMinCentres - 1` of them is not a ribbon row (a
-        // card cut by the picture's edge, two cards side by side): its pieces are its cards.
-        const bool centred = seg.hasCentres() && options.centres;
-        auto isRow = [&](int blob) {
-            return blob > 0 && isGroup[std::size_t(blob)] && !ribbon[std::size_t(blob)] &&
-                   (!centred || inBlob[std::size_t(blob)] >= options.rowMinCentres);
-        };
+        // rows left to the reader below
+        auto isRow = [&](int blob) { return rowByCentres(blob) && !ribbon[std::size_t(blob)]; };
         std::vector<BackCandidate> loose;
         for (std::size_t i = 0; i < pieceCards.size(); ++i) {
             const int blob = blobOf.at<int>(pieceAnchors[i]);
-            if (!isRow(blob) && !ribbon[std::size_t(blob)]) loose.push_back(pieceCards[i]);
+            if (!isRow(blob) && ribbon[std::size_t(blob)] != 1) loose.push_back(pieceCards[i]);
         }
         emit(std::move(loose), false);
         for (std::size_t i = 0; i < all.size(); ++i)
@@ -1125,18 +1137,12 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
             emit({single}, false);
             continue;
         }
-        float score = 0, s2 = 0;
-        auto cards = ribbonCards(b, bgr, scale, options.cardAspect, true, &score);
-        auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s2);
-        if (s2 > score) {
-            cards = std::move(along);
-            score = s2;
-        }
-        if (cards.size() >= 2 && score >= options.shortRowScore * float(cards.size() - 1)) {
+        bool clear = false;
+        auto cards = readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
+        if (clear)
             emit(std::move(cards), true);
-            continue;
-        }
-        emit({single}, false);
+        else
+            emit({single}, false);
     }
     for (const auto& b : groups) {
         // a blob smaller than half a card is a scrap (a hand's shadow, a corner)
@@ -1145,11 +1151,9 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         // a ribbon row fills its box; read it both ways, the way with the stronger edges wins.
         // Other blobs are loose cards that touch.
         std::vector<BackCandidate> cards;
+        bool clear = false;
         if (options.learntRows && b.fill >= options.rowFill) {
-            float s1 = 0, s2 = 0;
-            auto along = ribbonCards(b, bgr, scale, options.cardAspect, false, &s1);
-            auto across = ribbonCards(b, bgr, scale, options.cardAspect, true, &s2);
-            cards = s2 > s1 ? across : along;
+            cards = readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
         } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&
                    !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {
             // fitted loose cards (empty when they leave much of the blob unexplained)
