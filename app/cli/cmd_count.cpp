@@ -515,7 +515,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string dir, cardart, kind;
             int limit = 0;
             double countable = 0.05, whole = 0.85;
-            bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false, noComplete = false;
+            bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false, noComplete = false, noRefine = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -543,6 +543,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                       "(the finder before models/back_seg.onnx)");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
+        cmd->add_flag("--no-refine", a->noRefine,
+                      "keep loose cards' outlines as the segmenter gives them (at 640 px), not fitted again to "
+                      "their sides in the full picture, and read a card that others lie on by its piece only "
+                      "(the finder before 2026-11-23, late evening)");
         cmd->add_flag("--no-pieces", a->noPieces,
                       "with the segmenter, find cards in its mask's blobs as with the table's "
                       "colour, not in the pieces its outlines cut");
@@ -639,6 +643,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 finder.learntMask = !a->tableMask;
                 finder.pieces = !a->noPieces;
                 if (a->noComplete) finder.completeBelow = 0;
+                finder.refineOutlines = !a->noRefine;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder);
                 ms.push_back(got.ms);
                 bool ok = got.unknown == 0;
@@ -673,7 +678,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     io::Json found = io::Json::array();
                     for (const auto& c : got.cards)
                         found.push_back({{"quad", quadJson(c.quad)}, {"deck", c.deckName}, {"confidence", c.confidence},
-                                         {"distance", c.distance}, {"strip", c.strip}, {"covered", !c.shows.empty()}});
+                                         {"distance", c.distance}, {"runner_up", c.runnerUp},
+                                         {"nearest", c.nearest >= 0 ? matcher.decks()[std::size_t(c.nearest)].name : ""}, {"strip", c.strip}, {"covered", !c.shows.empty()}});
                     std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << found.dump() << "\n";
                 }
                 if (std::getenv("NERTZ_EVAL_SCENES")) {

@@ -470,6 +470,66 @@ TEST(LakeCounter, CountsANarrowRibbonSpreadByStrips) {
     }
 }
 
+// Cards seen by a camera that looks at the table at a slant are no rectangles in the picture: their
+// corners are 60-80 degrees. The segmenter (at 640 px) gives rectangles around them; the outline is
+// fitted again to the card's sides in the full picture. Needs: every card's corners within 3 px on
+// average with the fit, and the fit at least twice as close as without it (which is 6-10 px off).
+TEST(BackFinder, OutlinesACardSeenAtASlantToItsCornersInTheFullPicture) {
+    cv::RNG rng(17);
+    cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));  // green cloth
+    cv::Mat grain(img.size(), CV_8UC3);
+    rng.fill(grain, cv::RNG::UNIFORM, 0, 12);
+    img += grain;
+    std::vector<vi::Quad> truth;
+    for (int i = 0; i < 6; ++i) {
+        const cv::Mat& art = decks().art[std::size_t(i % 4)];
+        const float h = 150.f, w = h * float(art.cols) / float(art.rows);
+        const cv::Point2f c(220.f + 420.f * float(i % 3), 190.f + 340.f * float(i / 3));
+        const float a = float(rng.uniform(0.0, 6.283));
+        // a slant: the card's width axis turned by 15-25 degrees towards its height axis
+        const float shear = float(rng.uniform(0.26, 0.45)) * (i % 2 ? 1.f : -1.f);
+        const cv::Point2f u(std::cos(a), std::sin(a)), v0(-std::sin(a), std::cos(a));
+        const cv::Point2f v = v0 + u * shear;
+        vi::Quad q{c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2), c + u * (w / 2) + v * (h / 2),
+                   c - u * (w / 2) + v * (h / 2)};
+        vi::drawCard(img, art, q);
+        truth.push_back(q);
+    }
+    std::vector<uchar> jpg;
+    cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
+    img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+    // mean corner distance to the nearest true card, either corner order
+    auto cornerError = [&](const vi::Quad& q) {
+        double best = 1e9;
+        for (const auto& t : truth)
+            for (int dir = 0; dir < 2; ++dir)
+                for (int k = 0; k < 4; ++k) {
+                    double e = 0;
+                    for (int i = 0; i < 4; ++i)
+                        e += cv::norm(q[std::size_t(dir ? (k - i + 4) % 4 : (k + i) % 4)] - t[std::size_t(i)]) / 4;
+                    best = std::min(best, e);
+                }
+        return best;
+    };
+    vi::BackFinderOptions unfitted;
+    unfitted.refineOutlines = false;
+    const auto fitted = vi::findBackCards(img);
+    const auto boxes = vi::findBackCards(img, unfitted);
+    ASSERT_EQ(fitted.size(), truth.size());
+    ASSERT_EQ(boxes.size(), truth.size());
+    double fittedMean = 0, boxesMean = 0;
+    for (std::size_t i = 0; i < truth.size(); ++i) {
+        const double e = cornerError(fitted[i].quad);
+        EXPECT_LE(e, 5.0) << "card " << i;
+        fittedMean += e / double(truth.size());
+        boxesMean += cornerError(boxes[i].quad) / double(truth.size());
+    }
+    std::cerr << "slanted cards: mean corner error " << fittedMean << " px fitted, " << boxesMean
+              << " px as the segmenter gives them\n";
+    EXPECT_LE(fittedMean, 3.5);
+    EXPECT_LE(2 * fittedMean, boxesMean);
+}
+
 // A batch scene: a few cards lying alone (they give the card's size) and clusters of two or three
 // loose cards of different decks that touch or overlap a little, at different angles. Without
 // fitting cards into the clusters (`fitClusters = false`) they are read as rows and miscounted.

@@ -631,6 +631,59 @@ bool completeCard(const Blob& b, const cv::Mat& fg, float cardLong, float aspect
     return true;
 }
 
+// A blob that is one card seen in perspective: its hull has four clear corners (none under 50
+// degrees), it fills that quadrilateral, whose sides are of a card's aspect. `q` gets the
+// quadrilateral (reading order), `longSide` its mean long side.
+bool fourCorners(const Blob& b, Quad& q, float& longSide) {
+    std::vector<cv::Point> hull, corners;
+    cv::convexHull(b.contour, hull);
+    cv::approxPolyDP(hull, corners, 0.04 * cv::arcLength(hull, true), true);
+    // a rounded corner seen at a slant gives a short extra side: the sides on either side of the
+    // shortest are carried on to meet
+    while (corners.size() > 4 && corners.size() <= 6) {
+        const std::size_t n = corners.size();
+        std::size_t k = 0;
+        for (std::size_t i = 1; i < n; ++i)
+            if (cv::norm(corners[(i + 1) % n] - corners[i]) < cv::norm(corners[(k + 1) % n] - corners[k])) k = i;
+        const cv::Point2f a0(corners[(k + n - 1) % n]), a1(corners[k]), b0(corners[(k + 1) % n]), b1(corners[(k + 2) % n]);
+        const cv::Point2f da = a1 - a0, db = b0 - b1;
+        const float den = da.x * db.y - da.y * db.x;
+        if (std::abs(den) < 1e-3f) return false;
+        const cv::Point2f d = b1 - a0;
+        const cv::Point2f meetAt = a0 + da * ((d.x * db.y - d.y * db.x) / den);
+        corners[k] = cv::Point(int(std::lround(meetAt.x)), int(std::lround(meetAt.y)));
+        corners.erase(corners.begin() + long((k + 1) % n));
+    }
+    if (corners.size() != 4 || !cv::isContourConvex(corners)) return false;
+    if (b.area < 0.9 * cv::contourArea(corners)) return false;
+    Quad k;
+    for (std::size_t i = 0; i < 4; ++i) k[i] = cv::Point2f(corners[i]);
+    for (std::size_t i = 0; i < 4; ++i) {
+        const cv::Point2f e1 = k[(i + 1) % 4] - k[i], e0 = k[(i + 3) % 4] - k[i];
+        const double cosA = e1.dot(e0) / std::max(1e-6, cv::norm(e1) * cv::norm(e0));
+        if (std::abs(cosA) > std::cos(50.0 * CV_PI / 180.0)) return false;
+    }
+    const double s0 = (cv::norm(k[1] - k[0]) + cv::norm(k[3] - k[2])) / 2;
+    const double s1 = (cv::norm(k[2] - k[1]) + cv::norm(k[0] - k[3])) / 2;
+    const double aspect = std::max(s0, s1) / std::max(1e-6, std::min(s0, s1));
+    if (aspect < 1.1 || aspect > 2.2) return false;  // a slant shortens one side
+    q = readingOrder(k);
+    longSide = float(std::max(s0, s1));
+    return true;
+}
+
+// A piece that is a whole card seen in perspective (fourCorners) of at least `minShare` of a card's
+// area and at most 1.6 of it.
+bool quadShaped(const Blob& b, double cardArea, float minShare, Quad& q) {
+    Quad k;
+    float longSide = 0;
+    if (!fourCorners(b, k, longSide)) return false;
+    const double area = cv::contourArea(std::vector<cv::Point2f>(k.begin(), k.end()));
+    if (area < minShare * cardArea || area > 1.6 * cardArea) return false;
+    q = k;
+    return true;
+}
+
 // One piece of the card mask as cards: a piece of more than `maxPieceCards` cards goes to the
 // cluster fit (with the segmenter's outline map as its edges), any other is one card, given as the
 // rotated box around what shows (what attribution reads). A point of the piece goes to `anchors`
@@ -639,7 +692,7 @@ bool completeCard(const Blob& b, const cv::Mat& fg, float cardLong, float aspect
 // given as its completed card (completeCard) with what shows of it.
 void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float cardLong,
                const BackFinderOptions& options, std::vector<BackCandidate>& out,
-               std::vector<cv::Point>& anchors) {
+               std::vector<cv::Point>& anchors, double wholeArea = 0) {
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
     if (b.area > options.maxPieceCards * cardArea) {
         auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
@@ -655,7 +708,14 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
     cv::Point2f q[4];
     b.box.points(q);
     c.quad = readingOrder({q[0], q[1], q[2], q[3]});
-    if (options.completeBelow > 0 && (b.area < options.completeBelow * cardArea || !cardShaped(b, options.pieceCardFill)) &&
+    // refined outlines start from the piece's own four corners: a card seen at an angle is no
+    // rectangle (its box is too long and turned, and does not fill it like a card)
+    bool whole = false;
+    if (options.refineOutlines) {
+        c.quad = looseQuad(b);
+        whole = quadShaped(b, wholeArea > 0 ? wholeArea : cardArea, options.completeBelow, c.quad);
+    }
+    if (!whole && options.completeBelow > 0 && (b.area < options.completeBelow * cardArea || !cardShaped(b, options.pieceCardFill)) &&
         completeCard(b, fg, cardLong, options.cardAspect, c.quad)) {
         std::vector<cv::Point> simple;
         cv::approxPolyDP(b.contour, simple, 1.0, true);
@@ -874,8 +934,20 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     for (std::size_t i = 0; i < centred; ++i) largest = std::max(largest, pieces[i].area);
     const double minArea = std::max(options.minCardFraction * double(fg.cols) * fg.rows, 0.15 * largest);
     std::vector<float> longs;
-    for (std::size_t i = 0; i < centred; ++i)
-        if (pieces[i].area >= minArea && cardShaped(pieces[i], options.pieceCardFill)) longs.push_back(pieces[i].longSide);
+    std::vector<double> quadAreas;
+    for (std::size_t i = 0; i < centred; ++i) {
+        if (pieces[i].area < minArea) continue;
+        Quad q;
+        float longSide = 0;
+        if (!cardShaped(pieces[i], options.pieceCardFill)) continue;
+        longs.push_back(pieces[i].longSide);
+        // the area of a whole card: of its four corners when it has them (a card seen at a slant
+        // fills less of its box)
+        quadAreas.push_back(fourCorners(pieces[i], q, longSide)
+                                ? cv::contourArea(std::vector<cv::Point2f>(q.begin(), q.end()))
+                                : pieces[i].area);
+    }
+    const double wholeArea = medianOf(quadAreas);
     cardLong = longs.empty() ? fallbackCardLong : medianOf(longs);
     if (cardLong <= 0) return out;
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
@@ -914,9 +986,298 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         // a left-over part is a card only when it is a good part of one
         if (b.area < (i < centred ? options.minPieceShare : options.leftoverShare) * cardArea) continue;
         // (one middle for more than 1.6 cards: a squared pile, fitted as in segmentPieces)
-        emitPiece(b, fg, seg.outline, cardLong, options, out, anchors);
+        emitPiece(b, fg, seg.outline, cardLong, options, out, anchors, wholeArea);
     }
     return out;
+}
+
+// ---- Outline refinement at the picture's full resolution ----------------------------------------
+// The segmenter works at 640 px and sees a card's border to a few pixels at best (its instances are
+// cut at a quarter of that), so the outlines it gives sit off by a few picture pixels and degrees,
+// enough to mix the table or a neighbour into a card's description. Each side of a loose card's
+// outline is looked for again in the full picture: from points along the side, the outermost strong
+// colour step across it (within `reach`) is taken, a line is fitted to those that agree (a side
+// partly under another card, or a back's own frame drawn inside the border, gives points off the
+// line), and the sides' lines meet in the new corners. A side with no line keeps its place (or
+// follows the opposite side); an outline that comes out other than card-like keeps the old one.
+
+// BGR value of the picture at a sub-pixel point (bilinear; clamped to the picture).
+inline cv::Vec3f sampleBgr(const cv::Mat& bgr, cv::Point2f p) {
+    const float x = std::clamp(p.x, 0.f, float(bgr.cols - 1) - 1e-3f);
+    const float y = std::clamp(p.y, 0.f, float(bgr.rows - 1) - 1e-3f);
+    const int x0 = int(x), y0 = int(y);
+    const int x1 = std::min(x0 + 1, bgr.cols - 1), y1 = std::min(y0 + 1, bgr.rows - 1);
+    const float fx = x - float(x0), fy = y - float(y0);
+    const cv::Vec3b* r0 = bgr.ptr<cv::Vec3b>(y0);
+    const cv::Vec3b* r1 = bgr.ptr<cv::Vec3b>(y1);
+    cv::Vec3f out;
+    for (int c = 0; c < 3; ++c)
+        out[c] = (1 - fy) * ((1 - fx) * float(r0[x0][c]) + fx * float(r0[x1][c])) +
+                 fy * ((1 - fx) * float(r1[x0][c]) + fx * float(r1[x1][c]));
+    return out;
+}
+
+struct SideLine {
+    cv::Point2f point, dir;  // a point on the line and its unit direction
+    bool found = false;
+};
+
+// Where the side from `a` to `b` (the card's inside towards `inward`) really is: the line through
+// the outermost strong colour steps found across it, within `reach` px either way.
+SideLine findSide(const cv::Mat& bgr, cv::Point2f a, cv::Point2f b, cv::Point2f outward, float reach,
+                  float maxTurnDeg) {
+    constexpr int kPoints = 12;
+    constexpr float kMinStep = 36.f;   // L1 over B, G, R of a step across 4 px: a card's border
+    constexpr float kPeakShare = 0.35f;
+    constexpr float kLineShare = 0.7f;
+    SideLine line;
+    const float len = float(cv::norm(b - a));
+    if (len < 8) return line;
+    const cv::Point2f dir = (b - a) * (1.f / len);
+    const int R = int(std::ceil(reach));
+    // candidate border points: every strong local maximum of the colour step across the side
+    struct Cand {
+        float s, t;  // along the side from a, outward from it
+        int sample;
+    };
+    std::vector<Cand> cands;
+    std::vector<cv::Vec3f> prof(std::size_t(2 * R + 5));
+    std::vector<float> step(std::size_t(2 * R + 1));
+    for (int k = 0; k < kPoints; ++k) {
+        const float s = len * (0.08f + 0.84f * float(k) / float(kPoints - 1));
+        const cv::Point2f p = a + dir * s;
+        for (int t = -R - 2; t <= R + 2; ++t) prof[std::size_t(t + R + 2)] = sampleBgr(bgr, p + outward * float(t));
+        float best = 0;
+        for (int t = -R; t <= R; ++t) {
+            const cv::Vec3f d = prof[std::size_t(t + R + 4)] - prof[std::size_t(t + R)];
+            step[std::size_t(t + R)] = std::abs(d[0]) + std::abs(d[1]) + std::abs(d[2]);
+            best = std::max(best, step[std::size_t(t + R)]);
+        }
+        if (best < kMinStep) continue;
+        const float floor = std::max(kMinStep, kPeakShare * best);
+        for (int t = -R; t <= R; ++t) {
+            const float v = step[std::size_t(t + R)];
+            const float before = t > -R ? step[std::size_t(t + R - 1)] : 0.f;
+            const float after = t < R ? step[std::size_t(t + R + 1)] : 0.f;
+            if (v < floor || v < before || v <= after) continue;
+            const float den = before - 2 * v + after;
+            const float off = (t > -R && t < R && den < -1e-3f) ? 0.5f * (before - after) / den : 0.f;
+            cands.push_back({s, float(t) + off, k});
+        }
+    }
+    if (cands.size() < 5) return line;
+    // lines through them by votes: turn (degrees, against the side) x offset (px, outward, at the
+    // side's middle); a sample point votes once per line
+    constexpr float kTurnStep = 2.f;  // degrees
+    const int half = int(maxTurnDeg / kTurnStep);
+    const int turns = 2 * half + 1;
+    const int offsets = 2 * R + 1;
+    std::vector<int> votes(std::size_t(turns * offsets), 0);
+    std::vector<int> lastSample(std::size_t(turns * offsets), -1);
+    const float mid = len / 2;
+    std::vector<float> tans(static_cast<std::size_t>(turns));
+    for (int ti = 0; ti < turns; ++ti) tans[std::size_t(ti)] = std::tan(float(ti - half) * kTurnStep * float(CV_PI) / 180.f);
+    for (const auto& c : cands)
+        for (int ti = 0; ti < turns; ++ti) {
+            const float tn = tans[std::size_t(ti)];
+            // a line through the side's middle at offset o turned by the angle: t = o + (s - mid) tan
+            const float o = c.t - (c.s - mid) * tn;
+            const int oi = int(std::floor(o + 0.5f)) + R;
+            if (oi < 0 || oi >= offsets) continue;
+            const std::size_t cell = std::size_t(ti * offsets + oi);
+            if (lastSample[cell] == c.sample) continue;
+            lastSample[cell] = c.sample;
+            ++votes[cell];
+        }
+    // smooth the offsets by one cell either way (a border between two cells)
+    std::vector<int> sm(votes.size(), 0);
+    for (int ti = 0; ti < turns; ++ti)
+        for (int oi = 0; oi < offsets; ++oi) {
+            int v = votes[std::size_t(ti * offsets + oi)];
+            if (oi > 0) v = std::max(v, votes[std::size_t(ti * offsets + oi - 1)]);
+            if (oi + 1 < offsets) v = std::max(v, votes[std::size_t(ti * offsets + oi + 1)]);
+            sm[std::size_t(ti * offsets + oi)] = v;
+        }
+    const int most = *std::max_element(votes.begin(), votes.end());
+    if (most < 5) return line;
+    // of the lines nearly as well supported as the best, the outermost (a back's own frame, drawn
+    // inside its border, is as straight and as long)
+    int pick = -1;
+    float pickOut = -1e9f;
+    for (int ti = 0; ti < turns; ++ti)
+        for (int oi = 0; oi < offsets; ++oi) {
+            const int v = votes[std::size_t(ti * offsets + oi)];
+            if (v < kLineShare * float(most) || v < sm[std::size_t(ti * offsets + oi)]) continue;
+            if (float(oi) > pickOut) {
+                pickOut = float(oi);
+                pick = ti * offsets + oi;
+            }
+        }
+    if (pick < 0) return line;
+    const float tn = tans[std::size_t(pick / offsets)];
+    const float o = float(pick % offsets - R);
+    std::vector<cv::Point2f> in;
+    float lo = std::numeric_limits<float>::max(), hi = -lo;
+    for (const auto& c : cands)
+        if (std::abs(c.t - (o + (c.s - mid) * tn)) <= 1.5f) {
+            in.push_back(a + dir * c.s + outward * c.t);
+            lo = std::min(lo, c.s);
+            hi = std::max(hi, c.s);
+        }
+    if (in.size() < 5 || hi - lo < 0.35f * len) return line;
+    cv::Vec4f fit;
+    cv::fitLine(in, fit, cv::DIST_HUBER, 0, 0.01, 0.01);
+    line.dir = {fit[0], fit[1]};
+    line.point = {fit[2], fit[3]};
+    if (line.dir.dot(dir) < 0) line.dir = -line.dir;
+    line.found = line.dir.dot(dir) >= std::cos((maxTurnDeg + 2.f) * float(CV_PI) / 180.f);
+    return line;
+}
+
+bool meet(const SideLine& l1, const SideLine& l2, cv::Point2f& at) {
+    const float den = l1.dir.x * l2.dir.y - l1.dir.y * l2.dir.x;
+    if (std::abs(den) < 0.2f) return false;  // nearly parallel
+    const cv::Point2f d = l2.point - l1.point;
+    const float s = (d.x * l2.dir.y - d.y * l2.dir.x) / den;
+    at = l1.point + l1.dir * s;
+    return true;
+}
+
+// The card outline `q` (reading order) fitted to the card's sides in the full picture; `q` itself
+// when the sides do not give a card-like outline.
+Quad refineOutline(const cv::Mat& bgr, const Quad& q, float reach, float maxTurnDeg) {
+    const cv::Point2f c = quadCentre(q);
+    std::array<SideLine, 4> lines;
+    int found = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const cv::Point2f a = q[i], b = q[(i + 1) % 4];
+        cv::Point2f n(-(b - a).y, (b - a).x);
+        n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
+        if (n.dot((a + b) * 0.5f - c) < 0) n = -n;
+        lines[i] = findSide(bgr, a, b, n, reach, maxTurnDeg);
+        found += lines[i].found ? 1 : 0;
+    }
+    if (found < 2) return q;
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (lines[i].found) continue;
+        const cv::Point2f a = q[i], b = q[(i + 1) % 4];
+        const SideLine& opp = lines[(i + 2) % 4];
+        if (opp.found) {
+            // parallel to the opposite side, as far from it as the old sides were
+            const cv::Point2f oa = q[(i + 2) % 4], ob = q[(i + 3) % 4];
+            const cv::Point2f n(-opp.dir.y, opp.dir.x);
+            const float oldGap = ((a + b) * 0.5f - (oa + ob) * 0.5f).dot(n);
+            lines[i] = {opp.point + n * oldGap, opp.dir, true};
+        } else {
+            lines[i] = {a, (b - a) * (1.f / std::max(1e-3f, float(cv::norm(b - a)))), true};
+        }
+    }
+    Quad out;
+    for (std::size_t i = 0; i < 4; ++i)
+        if (!meet(lines[(i + 3) % 4], lines[i], out[i])) return q;
+    // card-like: convex, each side within 20% of the old one, the middle within a fifth of a side
+    std::vector<cv::Point2f> poly(out.begin(), out.end());
+    if (!cv::isContourConvex(poly)) return q;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const float was = float(cv::norm(q[(i + 1) % 4] - q[i])), now = float(cv::norm(out[(i + 1) % 4] - out[i]));
+        if (now < 0.8f * was || now > 1.2f * was) return q;
+    }
+    if (cv::norm(quadCentre(out) - c) > 0.2 * cv::norm(q[1] - q[0])) return q;
+    return out;
+}
+
+
+// How clearly a border runs along `q`'s sides where they lie inside `other` (kept 3 px off its
+// sides): the colour step across the side averaged over those points, at the side (within 2 px)
+// against 5-7 px either side of it. A card's border drawn across another card gives a sharp ridge
+// (2 and more); the other card's own pattern, stepping everywhere, about 1. `inside` gets the
+// number of points.
+float borderAcross(const cv::Mat& bgr, const Quad& q, const Quad& other, int& inside) {
+    constexpr int kSpan = 7;
+    const std::vector<cv::Point2f> poly(other.begin(), other.end());
+    const cv::Point2f c = quadCentre(q);
+    std::array<float, 2 * kSpan + 1> mean{};
+    inside = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const cv::Point2f a = q[i], b = q[(i + 1) % 4];
+        const float len = float(cv::norm(b - a));
+        if (len < 4) continue;
+        const cv::Point2f dir = (b - a) * (1.f / len);
+        cv::Point2f n(-dir.y, dir.x);
+        if (n.dot((a + b) * 0.5f - c) < 0) n = -n;
+        const int steps = std::max(2, int(len / 3));
+        for (int k = 1; k < steps; ++k) {
+            const cv::Point2f p = a + dir * (len * float(k) / float(steps));
+            if (cv::pointPolygonTest(poly, p, true) < 3.0) continue;
+            ++inside;
+            for (int t = -kSpan; t <= kSpan; ++t) {
+                const cv::Vec3f d = sampleBgr(bgr, p + n * (float(t) + 2.f)) - sampleBgr(bgr, p + n * (float(t) - 2.f));
+                mean[std::size_t(t + kSpan)] += std::abs(d[0]) + std::abs(d[1]) + std::abs(d[2]);
+            }
+        }
+    }
+    if (inside == 0) return 0.f;
+    const float ridge = *std::max_element(mean.begin() + kSpan - 2, mean.begin() + kSpan + 3);
+    float flank = 0;
+    for (int t = 5; t <= kSpan; ++t) flank += mean[std::size_t(kSpan + t)] + mean[std::size_t(kSpan - t)];
+    flank /= float(2 * (kSpan - 4));
+    return ridge / std::max(1e-3f, flank);
+}
+
+// What shows of each loose card once the cards that lie on it are known: of two overlapping cards,
+// the one whose border shows across the other lies on top. A card with cards on it is read by its
+// outline less theirs (the largest part left); a card with none keeps what the finder gave.
+void showsByOverlap(const cv::Mat& bgr, std::vector<BackCandidate>& cards) {
+    const std::size_t n = cards.size();
+    std::vector<std::vector<std::size_t>> above(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (cards[i].inRow) continue;
+        const cv::Rect bi = cv::boundingRect(std::vector<cv::Point2f>(cards[i].quad.begin(), cards[i].quad.end()));
+        for (std::size_t j = i + 1; j < n; ++j) {
+            if (cards[j].inRow) continue;
+            const cv::Rect bj = cv::boundingRect(std::vector<cv::Point2f>(cards[j].quad.begin(), cards[j].quad.end()));
+            if ((bi & bj).area() == 0) continue;
+            std::vector<cv::Point2f> meetPoly;
+            const float overlap = cv::intersectConvexConvex(std::vector<cv::Point2f>(cards[i].quad.begin(), cards[i].quad.end()),
+                                                            std::vector<cv::Point2f>(cards[j].quad.begin(), cards[j].quad.end()), meetPoly);
+            if (overlap < 0.02f * float(std::min(bi.area(), bj.area()))) continue;
+            int ni = 0, nj = 0;
+            const float si = borderAcross(bgr, cards[i].quad, cards[j].quad, ni);
+            const float sj = borderAcross(bgr, cards[j].quad, cards[i].quad, nj);
+            if (ni < 4 && nj < 4) continue;
+            // the card whose border shows across the other lies on it
+            if (ni >= 4 && si >= 1.3f && si > 1.25f * sj)
+                above[j].push_back(i);
+            else if (nj >= 4 && sj >= 1.3f && sj > 1.25f * si)
+                above[i].push_back(j);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (above[i].empty()) continue;
+        if (!cards[i].shows.empty()) continue;  // a piece of a covered card: it says what shows
+        const std::vector<cv::Point2f> qi(cards[i].quad.begin(), cards[i].quad.end());
+        const cv::Rect box = cv::boundingRect(qi);
+        cv::Mat mask = cv::Mat::zeros(box.height + 2, box.width + 2, CV_8U);
+        const cv::Point2f o(float(box.x) - 1, float(box.y) - 1);
+        auto local = [&](const Quad& q) {
+            std::vector<cv::Point> p;
+            for (const auto& v : q) p.emplace_back(int(std::lround(v.x - o.x)), int(std::lround(v.y - o.y)));
+            return p;
+        };
+        cv::fillConvexPoly(mask, local(cards[i].quad), cv::Scalar(255));
+        for (std::size_t j : above[i]) cv::fillConvexPoly(mask, local(cards[j].quad), cv::Scalar(0));
+        std::vector<std::vector<cv::Point>> parts;
+        cv::findContours(mask, parts, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        if (parts.empty()) continue;
+        std::size_t big = 0;
+        for (std::size_t k = 1; k < parts.size(); ++k)
+            if (cv::contourArea(parts[k]) > cv::contourArea(parts[big])) big = k;
+        std::vector<cv::Point> simple;
+        cv::approxPolyDP(parts[big], simple, 1.0, true);
+        if (simple.size() < 3) continue;
+        cards[i].shows.clear();
+        for (const auto& p : simple) cards[i].shows.emplace_back(float(p.x) + o.x, float(p.y) + o.y);
+    }
 }
 
 // Fills the holes of a binary mask (everything inside an outer contour).
@@ -1163,6 +1524,16 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
             cards = clusterCards(b, gray, fg, std::min(b.shortSide, cl) / options.cardAspect);
         }
         emit(std::move(cards), true);
+    }
+    if (options.refineOutlines && bgr.type() == CV_8UC3) {
+        for (auto& c : out) {
+            if (c.inRow) continue;
+            const float shortSide = float(std::min(cv::norm(c.quad[1] - c.quad[0]), cv::norm(c.quad[2] - c.quad[1])));
+            const float reach = std::max(4.f, options.refineReach * shortSide);
+            c.quad = refineOutline(bgr, c.quad, reach, options.refineTurn);
+            c.quad = refineOutline(bgr, c.quad, std::max(3.f, reach / 2), options.refineTurn);
+        }
+        showsByOverlap(bgr, out);
     }
     return out;
 }

@@ -61,6 +61,7 @@ BackMatch BackMatcher::match(const BackDescriptor& probe) const {
     d2 = std::min(d2, options_.maxDistance * 1.5f);
     m.distance = d1;
     m.runnerUp = d2;
+    m.nearest = best;
     // ratio test: confidence 1 when the best is at most half the runner-up's distance
     const float ratio = d2 > 1e-6f ? d1 / d2 : 1.f;
     m.confidence = std::clamp((1.f - ratio) / 0.5f, 0.f, 1.f);

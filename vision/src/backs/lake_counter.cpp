@@ -26,6 +26,7 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
         c.confidence = m.confidence;
         c.distance = m.distance;
         c.runnerUp = m.runnerUp;
+        c.nearest = m.nearest;
         if (m.deck >= 0) c.deckName = matcher.decks()[std::size_t(m.deck)].name;
     } catch (const SignatureError&) {
         // a degenerate outline: the card stays unknown, with zero confidence

@@ -73,6 +73,14 @@ struct BackFinderOptions {
     // lie across: its card is completed to the scene's card size under them, and attribution reads
     // only the part that shows (BackCandidate::shows). 0: pieces are given as they show.
     float completeBelow = 0.85f;
+    // Loose cards' outlines are fitted again to their sides in the full picture (the segmenter sees
+    // them at 640 px, and gives a card seen at an angle as a rectangle): each side is looked for
+    // within `refineReach` of the card's short side and `refineTurn` degrees. Then, of two
+    // overlapping cards the one whose border shows across the other lies on it, and a card that
+    // others lie on is read by what shows of it.
+    bool refineOutlines = true;
+    float refineReach = 0.15f;
+    float refineTurn = 25.f;
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).

@@ -22,6 +22,7 @@ struct BackMatch {
         0.f;               // 0..1: how clearly the best deck beats the runner-up and the threshold
     float distance = 0.f;  // to the best deck
     float runnerUp = 0.f;  // to the second best deck (or maxDistance when there is one deck)
+    int nearest = -1;      // the nearest deck, also when the answer is unknown (-1: no decks)
 };
 
 // A new back that the matcher could confuse with an enrolled one.

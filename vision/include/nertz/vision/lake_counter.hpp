@@ -22,6 +22,7 @@ struct CountedCard {
     float confidence = 0.f;
     float distance = 0.f;  // back distance to the chosen (or nearest) deck
     float runnerUp = 0.f;  // to the second nearest deck
+    int nearest = -1;      // the nearest deck (for an unknown card: the likeliest, for a person to check)
     bool strip = false;    // attributed from a strip of a ribbon spread, not the whole back
     // A card others lie across: `quad` is the whole card as estimated, attributed from this part of
     // it that shows (picture pixels); empty when the whole card (or a strip) was read.
