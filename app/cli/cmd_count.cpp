@@ -515,7 +515,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string dir, cardart, kind;
             int limit = 0;
             double countable = 0.05, whole = 0.85;
-            bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false, noComplete = false, noRefine = false;
+            bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false, noComplete = false, noRefine = false, noSceneCards = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -543,6 +543,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                       "(the finder before models/back_seg.onnx)");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
+        cmd->add_flag("--no-scene-cards", a->noSceneCards,
+                      "leave a card unknown between two decks unknown, not read again beside the scene's own "
+                      "whole cards of those decks (the counter before 2026-11-23, late evening)");
         cmd->add_flag("--no-refine", a->noRefine,
                       "keep loose cards' outlines as the segmenter gives them (at 640 px), not fitted again to "
                       "their sides in the full picture, and read a card that others lie on by its piece only "
@@ -575,7 +578,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 const cv::Mat img =
                     readImage((dir / s.at("image").get<std::string>()).string(), "image");
                 // enrol each deck from its own flat-card render (never from this scene)
-                vi::BackMatcher matcher;
+                vi::MatcherOptions matching;
+                matching.sceneExemplars = !a->noSceneCards;
+                vi::BackMatcher matcher(matching);
                 bool anyHeldOut = false, tooClose = false;
                 for (const auto& d : s.at("decks")) {
                     const std::string back = d.at("back").get<std::string>();

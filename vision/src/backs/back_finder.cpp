@@ -1205,12 +1205,13 @@ float borderAcross(const cv::Mat& bgr, const Quad& q, const Quad& other, int& in
         const cv::Point2f dir = (b - a) * (1.f / len);
         cv::Point2f n(-dir.y, dir.x);
         if (n.dot((a + b) * 0.5f - c) < 0) n = -n;
-        const int steps = std::max(2, int(len / 3));
+        const int steps = std::max(2, int(len / 4));
         for (int k = 1; k < steps; ++k) {
             const cv::Point2f p = a + dir * (len * float(k) / float(steps));
             if (cv::pointPolygonTest(poly, p, true) < 3.0) continue;
             ++inside;
             for (int t = -kSpan; t <= kSpan; ++t) {
+                if (std::abs(t) > 2 && std::abs(t) < 5) continue;  // neither ridge nor flank
                 const cv::Vec3f d = sampleBgr(bgr, p + n * (float(t) + 2.f)) - sampleBgr(bgr, p + n * (float(t) - 2.f));
                 mean[std::size_t(t + kSpan)] += std::abs(d[0]) + std::abs(d[1]) + std::abs(d[2]);
             }

@@ -1,7 +1,9 @@
 // Counting face-down cards by deck; see lake_counter.hpp.
 #include "nertz/vision/lake_counter.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 
 namespace nertz::vision {
 
@@ -34,6 +36,83 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
     return c;
 }
 
+namespace {
+
+// A card left unknown between two decks (a narrow strip, a card mostly covered) read again beside
+// the scene's own whole cards of those decks: each is described over the same part of the card as
+// the unknown one (the strip at either long edge, or what shows of it either way up), and the
+// unknown card goes to the deck whose cards are nearer when the other's are clearly farther.
+// `cards[i]` was read from `found[i]`.
+void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const std::vector<BackCandidate>& found,
+                        std::vector<CountedCard>& cards) {
+    constexpr std::size_t kPerDeck = 4;
+    constexpr float kExemplarConfidence = 0.6f;
+    const std::size_t decks = matcher.decks().size();
+    if (decks < 2) return;
+    // the scene's most confident whole cards of each deck, rectified
+    std::vector<std::vector<std::pair<float, std::size_t>>> best(decks);
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+        const CountedCard& c = cards[i];
+        if (c.deck < 0 || c.strip || !c.shows.empty() || c.confidence < kExemplarConfidence) continue;
+        best[std::size_t(c.deck)].push_back({c.confidence, i});
+    }
+    std::vector<std::vector<cv::Mat>> exemplars(decks);
+    for (std::size_t d = 0; d < decks; ++d) {
+        auto& b = best[d];
+        std::sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+        for (std::size_t k = 0; k < b.size() && k < kPerDeck; ++k) {
+            try {
+                exemplars[d].push_back(rectifyCard(bgr, cards[b[k].second].quad));
+            } catch (const SignatureError&) {
+            }
+        }
+    }
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+        CountedCard& c = cards[i];
+        if (c.deck >= 0) continue;
+        try {
+            const cv::Mat rect = rectifyCard(bgr, c.quad);
+            const BackRegion region = found[i].region;
+            const cv::Mat shows = c.shows.empty() ? cv::Mat() : rectifiedShows(c.quad, c.shows);
+            const BackDescriptor probe = describeBack(rect, region, shows);
+            // the two decks the card lies between
+            std::vector<std::pair<float, std::size_t>> enrolled;
+            for (std::size_t d = 0; d < decks; ++d) enrolled.push_back({matcher.distanceTo(probe, int(d)), d});
+            std::sort(enrolled.begin(), enrolled.end());
+            const std::size_t a = enrolled[0].second, b = enrolled[1].second;
+            if (exemplars[a].empty() || exemplars[b].empty()) continue;
+            // the same part of the scene's cards, either way up
+            cv::Mat turned;
+            if (!shows.empty()) cv::flip(shows, turned, -1);
+            const BackRegion mirrored{1.f - region.x1, 1.f - region.x0};
+            auto nearest = [&](std::size_t d) {
+                float m = std::numeric_limits<float>::max();
+                for (const auto& ex : exemplars[d]) {
+                    if (!shows.empty()) {
+                        m = std::min(m, backDistance(probe, describeBack(ex, region, shows)));
+                        m = std::min(m, backDistance(probe, describeBack(ex, region, turned)));
+                    } else {
+                        m = std::min(m, backDistance(probe, describeBack(ex, region)));
+                        if (!region.whole()) m = std::min(m, backDistance(probe, describeBack(ex, mirrored)));
+                    }
+                }
+                return m;
+            };
+            const float da = nearest(a), db = nearest(b);
+            const float lo = std::min(da, db), hi = std::max(da, db);
+            if (hi <= 1e-6f || lo > matcher.options().sceneRatio * hi) continue;
+            const std::size_t win = da < db ? a : b;
+            c.deck = int(win);
+            c.deckName = matcher.decks()[win].name;
+            c.confidence = std::clamp((1.f - lo / hi) / 0.5f, 0.f, 1.f);
+            c.distance = matcher.distanceTo(probe, int(win));
+        } catch (const SignatureError&) {
+        }
+    }
+}
+
+}  // namespace
+
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                      const BackFinderOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -43,6 +122,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     std::vector<CountedCard> cards;
     for (const auto& cand : found)
         cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher, cand.shows));
+    if (matcher.options().sceneExemplars && bgr.type() == CV_8UC3) settleBySceneCards(bgr, matcher, found, cards);
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);

@@ -36,6 +36,12 @@ struct MatcherOptions {
     float maxDistance = 1.0f;     // farther than this from every deck: unknown
     float minConfidence = 0.25f;  // below this confidence: unknown
     float tooClose = 0.30f;       // enrolment warning below this distance between two decks' backs
+    // Counting a picture (countBacks): a card left unknown between two decks is looked at again
+    // beside the scene's own cards of those decks (whole cards read with confidence), described over
+    // the same part (strip, or what shows), so the light, blur and camera are the same; it goes to the
+    // nearer deck when that is at most `sceneRatio` of the other's distance.
+    bool sceneExemplars = true;
+    float sceneRatio = 0.7f;
 };
 
 class BackMatcher {
