@@ -1247,9 +1247,9 @@ void showsByOverlap(const cv::Mat& bgr, std::vector<BackCandidate>& cards) {
             const float sj = borderAcross(bgr, cards[j].quad, cards[i].quad, nj);
             if (ni < 4 && nj < 4) continue;
             // the card whose border shows across the other lies on it
-            if (ni >= 4 && si >= 1.3f && si > 1.25f * sj)
+            if (ni >= 4 && si >= 1.5f && si > 1.5f * sj)
                 above[j].push_back(i);
-            else if (nj >= 4 && sj >= 1.3f && sj > 1.25f * si)
+            else if (nj >= 4 && sj >= 1.5f && sj > 1.5f * si)
                 above[i].push_back(j);
         }
     }
