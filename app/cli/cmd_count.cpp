@@ -282,7 +282,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         enroll->add_option("--deck", a->deck, "deck name")->required();
         enroll->add_option("--out", a->out, "signature file to write")->required();
         enroll->add_option("--against", a->against,
-                           "NAME=FILE of enrolled decks to check closeness against");
+                           "NAME=FILE of an enrolled deck to check closeness against; repeat")
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         enroll
             ->add_option("IMAGE", a->images,
                          "pictures of the back (one card flat, or the top of the deck)")
@@ -395,9 +398,13 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             app.add_subcommand("count", "count face-down cards by deck in a picture or a video");
         cmd->add_option("INPUT", a->input, "picture or video (.avi .mp4 .mkv .mov .webm)")
             ->required();
+        // one NAME=FILE each time (repeat the option), so the input may follow it
         cmd->add_option("--back", a->backs,
                         "NAME=FILE: a deck and its signature file (from 'backs enroll'); repeat; "
-                        "without it the league file's enrolled decks are used");
+                        "without it the league file's enrolled decks are used")
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         cmd->add_option("--decks", a->decks,
                         "A,B,...: only these enrolled decks of the league file (--db)");
         cmd->add_flag("--json", a->json, "JSON on stdout");

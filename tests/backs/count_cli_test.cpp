@@ -123,6 +123,24 @@ TEST_F(CountCli, EnrolTwoColoursOfOneDesignThenCountATableByDeck) {
     EXPECT_EQ(jo["unknown"], 2);
 }
 
+// Without a league file: `backs enroll` writes a signature file, `count --back NAME=FILE` (repeated,
+// before or after the picture) counts with those decks.
+TEST_F(CountCli, SignatureFilesGivenBeforeOrAfterThePictureCountTheSame) {
+    const std::string blueSig = (dir / "blue.sig").string(), redSig = (dir / "red.sig").string();
+    ASSERT_EQ(runCli({"backs", "enroll", "--deck", "Ann-blue", "--out", blueSig, enrolmentPicture(blue, 1, "blue.png")}).code, 0);
+    const auto r = runCli({"backs", "enroll", "--deck", "Bo-red", "--out", redSig, "--against", "Ann-blue=" + blueSig,
+                           enrolmentPicture(red, 2, "red.png")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(Json::parse(r.out)["warnings"].empty()) << r.out;
+    const std::string picture = table(3, 2, "table.jpg");
+    const auto before = runCli({"count", "--back", "Ann-blue=" + blueSig, "--back", "Bo-red=" + redSig, picture, "--json"});
+    const auto after = runCli({"count", picture, "--json", "--back", "Ann-blue=" + blueSig, "--back", "Bo-red=" + redSig});
+    ASSERT_EQ(before.code, 0) << before.err;
+    ASSERT_EQ(after.code, 0) << after.err;
+    EXPECT_EQ(Json::parse(before.out)["counts"], Json::parse(R"({"Ann-blue":3,"Bo-red":2})")) << before.out;
+    EXPECT_EQ(Json::parse(after.out)["counts"], Json::parse(before.out)["counts"]);
+}
+
 TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
     // a picture with no card in it: nothing is stored, so counting still has no deck to compare with
     const std::string empty = (dir / "cloth.png").string();
