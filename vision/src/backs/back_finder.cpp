@@ -936,11 +936,10 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     std::vector<float> longs;
     std::vector<double> quadAreas;
     for (std::size_t i = 0; i < centred; ++i) {
-        if (pieces[i].area < minArea) continue;
+        if (pieces[i].area < minArea || !cardShaped(pieces[i], options.pieceCardFill)) continue;
+        longs.push_back(pieces[i].longSide);
         Quad q;
         float longSide = 0;
-        if (!cardShaped(pieces[i], options.pieceCardFill)) continue;
-        longs.push_back(pieces[i].longSide);
         // the area of a whole card: of its four corners when it has them (a card seen at a slant
         // fills less of its box)
         quadAreas.push_back(fourCorners(pieces[i], q, longSide)
@@ -995,10 +994,10 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
 // The segmenter works at 640 px and sees a card's border to a few pixels at best (its instances are
 // cut at a quarter of that), so the outlines it gives sit off by a few picture pixels and degrees,
 // enough to mix the table or a neighbour into a card's description. Each side of a loose card's
-// outline is looked for again in the full picture: from points along the side, the outermost strong
-// colour step across it (within `reach`) is taken, a line is fitted to those that agree (a side
-// partly under another card, or a back's own frame drawn inside the border, gives points off the
-// line), and the sides' lines meet in the new corners. A side with no line keeps its place (or
+// outline is looked for again in the full picture: from points along the side, the strong colour
+// steps across it (within `reach`) vote for lines; of the well-supported lines the outermost is the
+// border (a back's own frame is drawn inside it; a side partly under another card gives points off
+// the line), and the sides' lines meet in the new corners. A side with no line keeps its place (or
 // follows the opposite side); an outline that comes out other than card-like keeps the old one.
 
 // BGR value of the picture at a sub-pixel point (bilinear; clamped to the picture).
@@ -1022,8 +1021,10 @@ struct SideLine {
     bool found = false;
 };
 
-// Where the side from `a` to `b` (the card's inside towards `inward`) really is: the line through
-// the outermost strong colour steps found across it, within `reach` px either way.
+// Where the side from `a` to `b` really is (`outward`: its unit normal away from the card): of the
+// lines that the strong colour steps across it (within `reach` px either way, turned up to
+// `maxTurnDeg`) support nearly as well as the best, the outermost. Not found when no line has five
+// points spanning a third of the side.
 SideLine findSide(const cv::Mat& bgr, cv::Point2f a, cv::Point2f b, cv::Point2f outward, float reach,
                   float maxTurnDeg) {
     constexpr int kPoints = 12;
