@@ -174,6 +174,7 @@ io::Json countJson(const vi::DeckCount& c) {
         io::Json j{{"quad", quadJson(card.quad)},
                    {"deck", card.deckName},
                    {"confidence", std::round(card.confidence * 1000) / 1000}};
+        if (!card.likely.empty()) j["likely"] = card.likely;
         if (card.strip) j["strip"] = true;
         if (!card.shows.empty()) j["shows"] = pointsJson(card.shows);
         if (card.frame >= 0) j["frame"] = card.frame;
@@ -395,7 +396,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         };
         auto a = std::make_shared<Args>();
         auto* cmd =
-            app.add_subcommand("count", "count face-down cards by deck in a picture or a video");
+            app.add_subcommand("count", "count face-down cards by deck in a picture or a video; --json gives each card's "
+                                        "outline, deck and confidence (\"unknown\" cards listed, with \"likely\": the "
+                                        "nearer deck when the card lies between two, for a person to check)");
         cmd->add_option("INPUT", a->input, "picture or video (.avi .mp4 .mkv .mov .webm)")
             ->required();
         // one NAME=FILE each time (repeat the option), so the input may follow it

@@ -339,6 +339,17 @@ TEST(BackMatcher, UnenrolledBackIsUnknownAndCloseBacksWarn) {
     const auto c = vi::attributeCard(v.image, v.quad, {}, m);
     EXPECT_EQ(c.deck, -1);
     EXPECT_EQ(c.deckName, "unknown");
+    EXPECT_TRUE(c.likely.empty()) << "a back like no deck gets no suggestion, got " << c.likely;
+    // a blue card when blue is enrolled twice (two players with one deck's twin): unknown, between
+    // the two, with one of them as the likely one for a person to check
+    vi::BackMatcher twins;
+    twins.add("blue", decks().matcher.decks()[0].signature);
+    twins.add("blue-too", decks().matcher.decks()[0].signature);
+    twins.add("red", decks().matcher.decks()[1].signature);
+    const auto card = vi::renderEnrolmentView(decks().art[0], 9);
+    const auto tie = vi::attributeCard(card.image, card.quad, {}, twins);
+    EXPECT_EQ(tie.deckName, "unknown");
+    EXPECT_TRUE(tie.likely == "blue" || tie.likely == "blue-too") << tie.likely;
     // the blue deck enrolled again from another picture is too close to "blue", not to "red"
     const auto again = vi::renderEnrolmentView(decks().art[0], 77);
     const auto w = m.closeTo(vi::makeBackSignature(again.image, again.quad));

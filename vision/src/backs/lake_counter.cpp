@@ -29,7 +29,10 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
         c.distance = m.distance;
         c.runnerUp = m.runnerUp;
         c.nearest = m.nearest;
-        if (m.deck >= 0) c.deckName = matcher.decks()[std::size_t(m.deck)].name;
+        if (m.deck >= 0)
+            c.deckName = matcher.decks()[std::size_t(m.deck)].name;
+        else if (m.nearest >= 0 && m.distance <= matcher.options().maxDistance)
+            c.likely = matcher.decks()[std::size_t(m.nearest)].name;
     } catch (const SignatureError&) {
         // a degenerate outline: the card stays unknown, with zero confidence
     }
@@ -104,6 +107,7 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
             const std::size_t win = da < db ? a : b;
             c.deck = int(win);
             c.deckName = matcher.decks()[win].name;
+            c.likely.clear();
             c.confidence = std::clamp((1.f - lo / hi) / 0.5f, 0.f, 1.f);
             c.distance = matcher.distanceTo(probe, int(win));
         } catch (const SignatureError&) {

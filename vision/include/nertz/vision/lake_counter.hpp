@@ -22,7 +22,11 @@ struct CountedCard {
     float confidence = 0.f;
     float distance = 0.f;  // back distance to the chosen (or nearest) deck
     float runnerUp = 0.f;  // to the second nearest deck
-    int nearest = -1;      // the nearest deck (for an unknown card: the likeliest, for a person to check)
+    int nearest = -1;      // the nearest deck, also for an unknown card
+    // An unknown card near two decks, unsettled between them (within the matcher's maxDistance of
+    // the nearest): that nearest deck, the likelier, for a person to check; empty otherwise (a card
+    // like no deck gets no suggestion).
+    std::string likely;
     bool strip = false;    // attributed from a strip of a ribbon spread, not the whole back
     // A card others lie across: `quad` is the whole card as estimated, attributed from this part of
     // it that shows (picture pixels); empty when the whole card (or a strip) was read.
