@@ -694,7 +694,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     for (const auto& c : got.cards)
                         found.push_back({{"quad", quadJson(c.quad)}, {"deck", c.deckName}, {"confidence", c.confidence},
                                          {"distance", c.distance}, {"runner_up", c.runnerUp},
-                                         {"nearest", c.nearest >= 0 ? matcher.decks()[std::size_t(c.nearest)].name : ""}, {"strip", c.strip}, {"covered", !c.shows.empty()}});
+                                         {"nearest", c.nearest >= 0 ? matcher.decks()[std::size_t(c.nearest)].name : ""}, {"strip", c.strip}, {"covered", !c.shows.empty()},
+                                         {"shows", pointsJson(c.shows)}});
                     std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << found.dump() << "\n";
                 }
                 if (std::getenv("NERTZ_EVAL_SCENES")) {
