@@ -37,28 +37,6 @@ using sc = nertz::scoring::InputError;
 
 namespace {
 
-// The largest part of labelled outline `own` that no later outline (a card lying on it) covers, as a
-// polygon in picture pixels: what a person sees of a covered card.
-std::vector<cv::Point2f> shownPart(cv::Size size, const std::vector<std::vector<cv::Point>>& outlines,
-                                   std::size_t own) {
-    cv::Mat m = cv::Mat::zeros(size, CV_8U);
-    cv::fillPoly(m, std::vector<std::vector<cv::Point>>{outlines[own]}, cv::Scalar(255));
-    for (std::size_t k = own + 1; k < outlines.size(); ++k)
-        cv::fillPoly(m, std::vector<std::vector<cv::Point>>{outlines[k]}, cv::Scalar(0));
-    std::vector<std::vector<cv::Point>> parts;
-    cv::findContours(m, parts, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-    std::vector<cv::Point2f> out;
-    double best = 0;
-    for (const auto& p : parts)
-        if (const double a = cv::contourArea(p); a > best) {
-            best = a;
-            std::vector<cv::Point> poly;
-            cv::approxPolyDP(p, poly, 1.0, true);
-            out.assign(poly.begin(), poly.end());
-        }
-    return out;
-}
-
 bool isVideo(const fs::path& p) {
     std::string e = p.extension().string();
     std::transform(e.begin(), e.end(), e.begin(),
@@ -607,12 +585,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 std::map<std::string, int> truth;
                 Tally t;
                 // every labelled outline, bottom card first (a card lies on the ones before it)
-                std::vector<std::vector<cv::Point>> outlines;
+                std::vector<std::vector<cv::Point2f>> outlines;
                 for (const auto& c : s.at("cards")) {
-                    std::vector<cv::Point> o;
+                    std::vector<cv::Point2f> o;
                     for (int k = 0; k < 4; ++k)
-                        o.emplace_back(int(std::lround(c.at("quad")[std::size_t(k)][0].get<double>())),
-                                       int(std::lround(c.at("quad")[std::size_t(k)][1].get<double>())));
+                        o.emplace_back(c.at("quad")[std::size_t(k)][0].get<float>(), c.at("quad")[std::size_t(k)][1].get<float>());
                     outlines.push_back(std::move(o));
                 }
                 std::size_t index = 0;
@@ -629,7 +606,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                                              c.at("quad")[std::size_t(k)][1].get<float>()};
                     // a card others lie across (below --whole 0.85) is read by what shows of it
                     const auto got = vi::attributeCard(
-                        img, q, {}, matcher, vis < 0.85 ? shownPart(img.size(), outlines, own) : std::vector<cv::Point2f>{});
+                        img, q, {}, matcher,
+                        vis < 0.85 ? vi::uncoveredPart(outlines[own], {outlines.begin() + long(own) + 1, outlines.end()})
+                                   : std::vector<cv::Point2f>{});
                     Tally& tt = tooClose                                             ? warnedCards
                                 : split.isHeldOut(c.at("design").get<std::string>()) ? heldOut
                                                                                      : train;

@@ -1016,6 +1016,13 @@ inline cv::Vec3f sampleBgr(const cv::Mat& bgr, cv::Point2f p) {
     return out;
 }
 
+// The unit normal of the side from `a` to `b` of a card whose middle is `centre`, pointing out of it.
+cv::Point2f outwardNormal(cv::Point2f a, cv::Point2f b, cv::Point2f centre) {
+    cv::Point2f n(-(b - a).y, (b - a).x);
+    n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
+    return n.dot((a + b) * 0.5f - centre) < 0 ? -n : n;
+}
+
 struct SideLine {
     cv::Point2f point, dir;  // a point on the line and its unit direction
     bool found = false;
@@ -1090,25 +1097,19 @@ SideLine findSide(const cv::Mat& bgr, cv::Point2f a, cv::Point2f b, cv::Point2f 
             lastSample[cell] = c.sample;
             ++votes[cell];
         }
-    // smooth the offsets by one cell either way (a border between two cells)
-    std::vector<int> sm(votes.size(), 0);
-    for (int ti = 0; ti < turns; ++ti)
-        for (int oi = 0; oi < offsets; ++oi) {
-            int v = votes[std::size_t(ti * offsets + oi)];
-            if (oi > 0) v = std::max(v, votes[std::size_t(ti * offsets + oi - 1)]);
-            if (oi + 1 < offsets) v = std::max(v, votes[std::size_t(ti * offsets + oi + 1)]);
-            sm[std::size_t(ti * offsets + oi)] = v;
-        }
     const int most = *std::max_element(votes.begin(), votes.end());
     if (most < 5) return line;
     // of the lines nearly as well supported as the best, the outermost (a back's own frame, drawn
-    // inside its border, is as straight and as long)
+    // inside its border, is as straight and as long); a line counts where it has at least the votes
+    // of its neighbours one offset either way (a border falling between two offsets is one line)
     int pick = -1;
     float pickOut = -1e9f;
     for (int ti = 0; ti < turns; ++ti)
         for (int oi = 0; oi < offsets; ++oi) {
-            const int v = votes[std::size_t(ti * offsets + oi)];
-            if (v < kLineShare * float(most) || v < sm[std::size_t(ti * offsets + oi)]) continue;
+            const int* row = votes.data() + ti * offsets;
+            const int v = row[oi];
+            if (v < kLineShare * float(most) || (oi > 0 && v < row[oi - 1]) || (oi + 1 < offsets && v < row[oi + 1]))
+                continue;
             if (float(oi) > pickOut) {
                 pickOut = float(oi);
                 pick = ti * offsets + oi;
@@ -1152,10 +1153,7 @@ Quad refineOutline(const cv::Mat& bgr, const Quad& q, float reach, float maxTurn
     int found = 0;
     for (std::size_t i = 0; i < 4; ++i) {
         const cv::Point2f a = q[i], b = q[(i + 1) % 4];
-        cv::Point2f n(-(b - a).y, (b - a).x);
-        n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
-        if (n.dot((a + b) * 0.5f - c) < 0) n = -n;
-        lines[i] = findSide(bgr, a, b, n, reach, maxTurnDeg);
+        lines[i] = findSide(bgr, a, b, outwardNormal(a, b, c), reach, maxTurnDeg);
         found += lines[i].found ? 1 : 0;
     }
     if (found < 2) return q;
@@ -1204,8 +1202,7 @@ float borderAcross(const cv::Mat& bgr, const Quad& q, const Quad& other, int& in
         const float len = float(cv::norm(b - a));
         if (len < 4) continue;
         const cv::Point2f dir = (b - a) * (1.f / len);
-        cv::Point2f n(-dir.y, dir.x);
-        if (n.dot((a + b) * 0.5f - c) < 0) n = -n;
+        const cv::Point2f n = outwardNormal(a, b, c);
         const int steps = std::max(2, int(len / 4));
         for (int k = 1; k < steps; ++k) {
             const cv::Point2f p = a + dir * (len * float(k) / float(steps));
@@ -1257,28 +1254,10 @@ void showsByOverlap(const cv::Mat& bgr, std::vector<BackCandidate>& cards) {
     for (std::size_t i = 0; i < n; ++i) {
         if (above[i].empty()) continue;
         if (!cards[i].shows.empty()) continue;  // a piece of a covered card: it says what shows
-        const std::vector<cv::Point2f> qi(cards[i].quad.begin(), cards[i].quad.end());
-        const cv::Rect box = cv::boundingRect(qi);
-        cv::Mat mask = cv::Mat::zeros(box.height + 2, box.width + 2, CV_8U);
-        const cv::Point2f o(float(box.x) - 1, float(box.y) - 1);
-        auto local = [&](const Quad& q) {
-            std::vector<cv::Point> p;
-            for (const auto& v : q) p.emplace_back(int(std::lround(v.x - o.x)), int(std::lround(v.y - o.y)));
-            return p;
-        };
-        cv::fillConvexPoly(mask, local(cards[i].quad), cv::Scalar(255));
-        for (std::size_t j : above[i]) cv::fillConvexPoly(mask, local(cards[j].quad), cv::Scalar(0));
-        std::vector<std::vector<cv::Point>> parts;
-        cv::findContours(mask, parts, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-        if (parts.empty()) continue;
-        std::size_t big = 0;
-        for (std::size_t k = 1; k < parts.size(); ++k)
-            if (cv::contourArea(parts[k]) > cv::contourArea(parts[big])) big = k;
-        std::vector<cv::Point> simple;
-        cv::approxPolyDP(parts[big], simple, 1.0, true);
-        if (simple.size() < 3) continue;
-        cards[i].shows.clear();
-        for (const auto& p : simple) cards[i].shows.emplace_back(float(p.x) + o.x, float(p.y) + o.y);
+        std::vector<std::vector<cv::Point2f>> onTop;
+        for (std::size_t j : above[i]) onTop.emplace_back(cards[j].quad.begin(), cards[j].quad.end());
+        auto shows = uncoveredPart({cards[i].quad.begin(), cards[i].quad.end()}, onTop);
+        if (!shows.empty()) cards[i].shows = std::move(shows);
     }
 }
 
@@ -1530,6 +1509,8 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     if (options.refineOutlines && bgr.type() == CV_8UC3) {
         for (auto& c : out) {
             if (c.inRow) continue;
+            // (the shorter of two neighbouring sides: quadSides' means of opposite sides gave
+            // `lo_tr_11` 2.47 unknown cards a scene against 2.44)
             const float shortSide = float(std::min(cv::norm(c.quad[1] - c.quad[0]), cv::norm(c.quad[2] - c.quad[1])));
             const float reach = std::max(4.f, options.refineReach * shortSide);
             c.quad = refineOutline(bgr, c.quad, reach, options.refineTurn);

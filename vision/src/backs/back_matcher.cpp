@@ -46,22 +46,25 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeen
 BackMatch BackMatcher::match(const BackDescriptor& probe) const {
     BackMatch m;
     if (decks_.empty()) return m;
-    int best = -1;
+    int best = -1, second = -1;
     float d1 = std::numeric_limits<float>::max(), d2 = std::numeric_limits<float>::max();
     for (int i = 0; i < int(decks_.size()); ++i) {
         const float d = distanceTo(probe, i);
         if (d < d1) {
             d2 = d1;
+            second = best;
             d1 = d;
             best = i;
         } else if (d < d2) {
             d2 = d;
+            second = i;
         }
     }
     d2 = std::min(d2, options_.maxDistance * 1.5f);
     m.distance = d1;
     m.runnerUp = d2;
     m.nearest = best;
+    m.second = second;
     // ratio test: confidence 1 when the best is at most half the runner-up's distance
     const float ratio = d2 > 1e-6f ? d1 / d2 : 1.f;
     m.confidence = std::clamp((1.f - ratio) / 0.5f, 0.f, 1.f);

@@ -264,6 +264,35 @@ cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows) 
     return mask;
 }
 
+std::vector<cv::Point2f> uncoveredPart(const std::vector<cv::Point2f>& outline,
+                                       const std::vector<std::vector<cv::Point2f>>& onTop) {
+    if (outline.size() < 3) return {};
+    // raster of the outline's box (a pixel of margin)
+    const cv::Rect box = cv::boundingRect(outline);
+    const cv::Point2f o(float(box.x) - 1, float(box.y) - 1);
+    cv::Mat mask = cv::Mat::zeros(box.height + 2, box.width + 2, CV_8U);
+    auto local = [&](const std::vector<cv::Point2f>& poly) {
+        std::vector<cv::Point> p;
+        for (const auto& v : poly) p.emplace_back(int(std::lround(v.x - o.x)), int(std::lround(v.y - o.y)));
+        return std::vector<std::vector<cv::Point>>{p};
+    };
+    cv::fillPoly(mask, local(outline), cv::Scalar(255));
+    for (const auto& top : onTop) cv::fillPoly(mask, local(top), cv::Scalar(0));
+    std::vector<std::vector<cv::Point>> parts;
+    cv::findContours(mask, parts, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    std::vector<cv::Point2f> out;
+    double best = 0;
+    for (const auto& part : parts)
+        if (const double a = cv::contourArea(part); a > best) {
+            best = a;
+            std::vector<cv::Point> simple;
+            cv::approxPolyDP(part, simple, 1.0, true);
+            out.clear();
+            for (const auto& v : simple) out.emplace_back(float(v.x) + o.x, float(v.y) + o.y);
+        }
+    return out.size() >= 3 ? out : std::vector<cv::Point2f>{};
+}
+
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad) {
     if (bgr.empty() || bgr.type() != CV_8UC3)
         throw SignatureError("back signature: picture must be 8-bit BGR");

@@ -13,17 +13,30 @@ int DeckCount::total() const {
     return t;
 }
 
-CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
-                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows) {
-    CountedCard c;
+namespace {
+
+// A card read: what attributeCard gives, and what it was read by (the card's description and the
+// matcher's answer) for a second look (settleBySceneCards). `described` is false for an outline no
+// description can be made of.
+struct Reading {
+    CountedCard card;
+    BackDescriptor probe;
+    BackMatch match;
+    bool described = false;
+};
+
+Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region, const BackMatcher& matcher,
+                 const std::vector<cv::Point2f>& shows) {
+    Reading r;
+    CountedCard& c = r.card;
     c.quad = quad;
     c.strip = !region.whole();
     c.shows = shows;
     c.deckName = "unknown";
     try {
-        const cv::Mat rect = rectifyCard(bgr, quad);
-        const BackMatch m = matcher.match(
-            describeBack(rect, region, shows.empty() ? cv::Mat() : rectifiedShows(quad, shows)));
+        r.probe = describeBack(rectifyCard(bgr, quad), region, shows.empty() ? cv::Mat() : rectifiedShows(quad, shows));
+        r.described = true;
+        const BackMatch& m = r.match = matcher.match(r.probe);
         c.deck = m.deck;
         c.confidence = m.confidence;
         c.distance = m.distance;
@@ -36,7 +49,14 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
     } catch (const SignatureError&) {
         // a degenerate outline: the card stays unknown, with zero confidence
     }
-    return c;
+    return r;
+}
+
+}  // namespace
+
+CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
+                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows) {
+    return readCard(bgr, quad, region, matcher, shows).card;
 }
 
 namespace {
@@ -45,17 +65,17 @@ namespace {
 // the scene's own whole cards of those decks: each is described over the same part of the card as
 // the unknown one (the strip at either long edge, or what shows of it either way up), and the
 // unknown card goes to the deck whose cards are nearer when the other's are clearly farther.
-// `cards[i]` was read from `found[i]`.
+// `reads[i]` was read from `found[i]`.
 void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const std::vector<BackCandidate>& found,
-                        std::vector<CountedCard>& cards) {
+                        std::vector<Reading>& reads) {
     constexpr std::size_t kPerDeck = 4;
     constexpr float kExemplarConfidence = 0.6f;
     const std::size_t decks = matcher.decks().size();
     if (decks < 2) return;
     // the scene's most confident whole cards of each deck, rectified
     std::vector<std::vector<std::pair<float, std::size_t>>> best(decks);
-    for (std::size_t i = 0; i < cards.size(); ++i) {
-        const CountedCard& c = cards[i];
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+        const CountedCard& c = reads[i].card;
         if (c.deck < 0 || c.strip || !c.shows.empty() || c.confidence < kExemplarConfidence) continue;
         best[std::size_t(c.deck)].push_back({c.confidence, i});
     }
@@ -65,53 +85,46 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
         std::sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
         for (std::size_t k = 0; k < b.size() && k < kPerDeck; ++k) {
             try {
-                exemplars[d].push_back(rectifyCard(bgr, cards[b[k].second].quad));
+                exemplars[d].push_back(rectifyCard(bgr, reads[b[k].second].card.quad));
             } catch (const SignatureError&) {
             }
         }
     }
-    for (std::size_t i = 0; i < cards.size(); ++i) {
-        CountedCard& c = cards[i];
-        if (c.deck >= 0) continue;
-        try {
-            const cv::Mat rect = rectifyCard(bgr, c.quad);
-            const BackRegion region = found[i].region;
-            const cv::Mat shows = c.shows.empty() ? cv::Mat() : rectifiedShows(c.quad, c.shows);
-            const BackDescriptor probe = describeBack(rect, region, shows);
-            // the two decks the card lies between
-            std::vector<std::pair<float, std::size_t>> enrolled;
-            for (std::size_t d = 0; d < decks; ++d) enrolled.push_back({matcher.distanceTo(probe, int(d)), d});
-            std::sort(enrolled.begin(), enrolled.end());
-            const std::size_t a = enrolled[0].second, b = enrolled[1].second;
-            if (exemplars[a].empty() || exemplars[b].empty()) continue;
-            // the same part of the scene's cards, either way up
-            cv::Mat turned;
-            if (!shows.empty()) cv::flip(shows, turned, -1);
-            const BackRegion mirrored{1.f - region.x1, 1.f - region.x0};
-            auto nearest = [&](std::size_t d) {
-                float m = std::numeric_limits<float>::max();
-                for (const auto& ex : exemplars[d]) {
-                    if (!shows.empty()) {
-                        m = std::min(m, backDistance(probe, describeBack(ex, region, shows)));
-                        m = std::min(m, backDistance(probe, describeBack(ex, region, turned)));
-                    } else {
-                        m = std::min(m, backDistance(probe, describeBack(ex, region)));
-                        if (!region.whole()) m = std::min(m, backDistance(probe, describeBack(ex, mirrored)));
-                    }
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+        Reading& r = reads[i];
+        CountedCard& c = r.card;
+        if (c.deck >= 0 || !r.described) continue;
+        // the two decks the card lies between
+        const int a = r.match.nearest, b = r.match.second;
+        if (a < 0 || b < 0 || exemplars[std::size_t(a)].empty() || exemplars[std::size_t(b)].empty()) continue;
+        // the same part of the scene's cards, either way up
+        const BackRegion region = found[i].region;
+        const cv::Mat shows = c.shows.empty() ? cv::Mat() : rectifiedShows(c.quad, c.shows);
+        cv::Mat turned;
+        if (!shows.empty()) cv::flip(shows, turned, -1);
+        const BackRegion mirrored{1.f - region.x1, 1.f - region.x0};
+        auto nearest = [&](int d) {
+            float m = std::numeric_limits<float>::max();
+            for (const auto& ex : exemplars[std::size_t(d)]) {
+                if (!shows.empty()) {
+                    m = std::min(m, backDistance(r.probe, describeBack(ex, region, shows)));
+                    m = std::min(m, backDistance(r.probe, describeBack(ex, region, turned)));
+                } else {
+                    m = std::min(m, backDistance(r.probe, describeBack(ex, region)));
+                    if (!region.whole()) m = std::min(m, backDistance(r.probe, describeBack(ex, mirrored)));
                 }
-                return m;
-            };
-            const float da = nearest(a), db = nearest(b);
-            const float lo = std::min(da, db), hi = std::max(da, db);
-            if (hi <= 1e-6f || lo > matcher.options().sceneRatio * hi) continue;
-            const std::size_t win = da < db ? a : b;
-            c.deck = int(win);
-            c.deckName = matcher.decks()[win].name;
-            c.likely.clear();
-            c.confidence = std::clamp((1.f - lo / hi) / 0.5f, 0.f, 1.f);
-            c.distance = matcher.distanceTo(probe, int(win));
-        } catch (const SignatureError&) {
-        }
+            }
+            return m;
+        };
+        const float da = nearest(a), db = nearest(b);
+        const float lo = std::min(da, db), hi = std::max(da, db);
+        if (hi <= 1e-6f || lo > matcher.options().sceneRatio * hi) continue;
+        const int win = da < db ? a : b;
+        c.deck = win;
+        c.deckName = matcher.decks()[std::size_t(win)].name;
+        c.likely.clear();
+        c.confidence = std::clamp((1.f - lo / hi) / 0.5f, 0.f, 1.f);
+        c.distance = win == a ? r.match.distance : matcher.distanceTo(r.probe, win);
     }
 }
 
@@ -123,10 +136,11 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
     const auto found = findBackCards(bgr, options);
+    std::vector<Reading> reads;
+    for (const auto& cand : found) reads.push_back(readCard(bgr, cand.quad, cand.region, matcher, cand.shows));
+    if (matcher.options().sceneExemplars) settleBySceneCards(bgr, matcher, found, reads);
     std::vector<CountedCard> cards;
-    for (const auto& cand : found)
-        cards.push_back(attributeCard(bgr, cand.quad, cand.region, matcher, cand.shows));
-    if (matcher.options().sceneExemplars && bgr.type() == CV_8UC3) settleBySceneCards(bgr, matcher, found, cards);
+    for (auto& r : reads) cards.push_back(std::move(r.card));
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);

@@ -23,6 +23,7 @@ struct BackMatch {
     float distance = 0.f;  // to the best deck
     float runnerUp = 0.f;  // to the second best deck (or maxDistance when there is one deck)
     int nearest = -1;      // the nearest deck, also when the answer is unknown (-1: no decks)
+    int second = -1;       // the second nearest deck (-1: fewer than two decks)
 };
 
 // A new back that the matcher could confuse with an enrolled one.

@@ -90,6 +90,11 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 inline constexpr int kShowsInset = 3;
 cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows);
 
+// What shows of a card: the largest part of `outline` (picture pixels) that none of `onTop` covers,
+// simplified to within 1 px; empty when nothing of it is left.
+std::vector<cv::Point2f> uncoveredPart(const std::vector<cv::Point2f>& outline,
+                                       const std::vector<std::vector<cv::Point2f>>& onTop);
+
 // Statistics of `region` of a rectified card (see rectifyCard). For a whole card the colours are
 // first white-balanced on the card's own margin (the light frame around the pattern): each
 // channel is scaled so that the margin's bright pixels come out grey, so a colour cast of the
