@@ -119,13 +119,22 @@ void runEval(const VisionOptions& o) {
     std::map<std::string, long> confusions;
     std::vector<double> ms;
     std::size_t done = 0;
+    // one deck a picture (the real-cards README): a face reported as two or more cards is one card
+    // counted twice (its two corners not grouped) or a misreading repeated
+    long extraCards = 0, picturesWithExtra = 0;
     for (const auto& item : items) {
         std::set<scoring::Card> predicted;
         try {
             vision::Detection d = detector->detect(vision::loadImage(item.imagePath));
             ms.push_back(d.ms);
+            long reported = 0;
             for (const auto& c : d.cards)
-                if (c.face) predicted.insert(*c.face);
+                if (c.face) {
+                    predicted.insert(*c.face);
+                    ++reported;
+                }
+            extraCards += reported - long(predicted.size());
+            picturesWithExtra += reported > long(predicted.size()) ? 1 : 0;
         } catch (const vision::ImageError& e) {
             std::cerr << "nertzref-cli: " << e.what() << " (counted as no cards found)\n";
         }
@@ -145,7 +154,8 @@ void runEval(const VisionOptions& o) {
     };
     if (o.json) {
         json j{{"dir", o.dir}, {"images", items.size()}, {"all", scoreJson(scores[""])},
-               {"ms_median", percentile(ms, 0.5)}, {"ms_p95", percentile(ms, 0.95)}};
+               {"ms_median", percentile(ms, 0.5)}, {"ms_p95", percentile(ms, 0.95)},
+               {"extra_same_face_cards", extraCards}, {"pictures_with_extra", picturesWithExtra}};
         json groups = json::object();
         for (auto& [g, s] : scores)
             if (!g.empty()) groups[g] = scoreJson(s);
@@ -165,6 +175,8 @@ void runEval(const VisionOptions& o) {
     for (auto& [g, s] : scores)
         if (!g.empty()) line(g, s);
     line("all", scores[""]);
+    std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards << " extra cards in "
+              << picturesWithExtra << " pictures\n";
     std::cout << std::setprecision(1) << "time per picture: median " << percentile(ms, 0.5) << " ms, 95th percentile "
               << percentile(ms, 0.95) << " ms\n";
     std::cout << "top confusions:";

@@ -108,6 +108,41 @@ TEST(Detector, TwoCornersOfOneCardAreOneCard) {
     EXPECT_EQ(cards[0].indices.size() + cards[1].indices.size(), 3u);
 }
 
+// The real photos' pairs: a card's two corner indices are 8-13 rank-to-pip distances apart, past the
+// plain 9x reach, and were reported as two cards (49 extra cards on webcam_table). Printed half a
+// turn from each other, each below the other as it reads, they are one card; the same face in the
+// same place but turned the same way (another deck's card lying beside it) is not.
+TEST(Detector, OppositeCornersOfOneCardAreOneCardAtACardsDiagonal) {
+    IndexReading top, bottom;
+    top.face = bottom.face = scoring::Card{8, scoring::Suit::Diamonds};
+    top.scale = bottom.scale = 14;
+    top.confidence = bottom.confidence = 0.98f;
+    // a card turned 30 degrees: its up is (sin 30, -cos 30) in image coordinates (y down)
+    const float a = float(CV_PI / 6);
+    top.up = {std::sin(a), -std::cos(a)};
+    bottom.up = -top.up;
+    const cv::Point2f down = -top.up, right(-down.y, down.x);
+    top.centre = {300, 200};
+    bottom.centre = top.centre + down * (9.5f * 14) + right * (6.f * 14);  // 11.2 scales apart
+    ASSERT_GT(cv::norm(bottom.centre - top.centre), 9.0 * 14);
+    auto cards = groupIndices({top, bottom}, {});
+    ASSERT_EQ(cards.size(), 1u);
+    EXPECT_EQ(cards[0].indices.size(), 2u);
+
+    IndexReading other = bottom;  // the same face, turned like `top`: another deck's card
+    other.up = top.up;
+    cards = groupIndices({top, other}, {});
+    EXPECT_EQ(cards.size(), 2u);
+    IndexReading above = bottom;  // turned half a turn, but above `top` as it reads: not its card
+    above.centre = top.centre - down * (9.5f * 14) + right * (6.f * 14);
+    cards = groupIndices({top, above}, {});
+    EXPECT_EQ(cards.size(), 2u);
+    IndexReading farAway = bottom;  // opposite and below, but two cards' lengths away
+    farAway.centre = top.centre + down * (20.f * 14);
+    cards = groupIndices({top, farAway}, {});
+    EXPECT_EQ(cards.size(), 2u);
+}
+
 TEST(Detector, AnOutlineAroundSeveralFacesIsNoCardsOutline) {
     IndexReading kd, jh, lone;
     kd.face = scoring::Card{13, scoring::Suit::Diamonds};

@@ -70,7 +70,9 @@ private:
 };
 
 // Indices of one face that belong to one card (both corners of it) are merged: corners of the same
-// face closer than a card's diagonal, or inside one outline, are one card. Exposed for tests.
+// face within 9 rank-to-pip distances, inside one outline, or at opposite corners of one card
+// (printed half a turn apart, each below the other, 3-16 rank-to-pip distances apart) are one card.
+// Exposed for tests.
 std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const std::vector<CardOutline>& outlines);
 
 }  // namespace nertz::vision
