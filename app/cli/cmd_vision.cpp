@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -29,6 +32,7 @@ struct VisionOptions {
     int workSize = vision::DetectorOptions{}.workMaxSide;
     int workMinSize = vision::DetectorOptions{}.workMinSide;
     int limit = 0;
+    bool noIndexOutlines = false;
 };
 
 std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
@@ -38,6 +42,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.gateThreshold = o.gateThreshold;
     opts.workMaxSide = o.workSize;
     opts.workMinSide = o.workMinSize;
+    opts.outlinesFromIndices = !o.noIndexOutlines;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -106,6 +111,34 @@ void runDetect(const VisionOptions& o) {
     if (failures) throw scoring::InputError("IMAGE", std::to_string(failures) + " of " + std::to_string(o.images.size()) + " pictures could not be read");
 }
 
+// The labelled outlines of a picture of a synthetic set (cards/NAME.json beside images/NAME.*),
+// or nothing when the picture has none (the real photos).
+std::optional<std::vector<vision::LabelledOutline>> labelledOutlines(const std::string& imagePath) {
+    const std::filesystem::path image(imagePath);
+    const std::filesystem::path file = image.parent_path().parent_path() / "cards" / (image.stem().string() + ".json");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+    std::vector<vision::LabelledOutline> out;
+    try {
+        std::ifstream in(file);
+        const json j = json::parse(in);
+        for (const auto& c : j.at("cards")) {
+            vision::LabelledOutline o;
+            for (std::size_t k = 0; k < 4; ++k)
+                o.quad[k] = {c.at("quad").at(k).at(0).get<float>(), c.at("quad").at(k).at(1).get<float>()};
+            o.faceUp = c.at("side").get<std::string>() == "face";
+            bool index = false;
+            if (c.contains("indices"))
+                for (const auto& i : c.at("indices")) index = index || i.value("visible", false);
+            o.counts = o.faceUp && index && c.at("visible_fraction").get<double>() >= 0.5;
+            out.push_back(o);
+        }
+    } catch (const std::exception& e) {
+        throw scoring::InputError("DIR", file.string() + ": " + e.what());
+    }
+    return out;
+}
+
 void runEval(const VisionOptions& o) {
     std::vector<vision::LabelledImage> items;
     try {
@@ -122,6 +155,8 @@ void runEval(const VisionOptions& o) {
     // one deck a picture (the real-cards README): a face reported as two or more cards is one card
     // counted twice (its two corners not grouped) or a misreading repeated
     long extraCards = 0, picturesWithExtra = 0;
+    vision::OutlineScore outlines;
+    bool anyOutlineLabels = false;
     for (const auto& item : items) {
         std::set<scoring::Card> predicted;
         try {
@@ -134,6 +169,13 @@ void runEval(const VisionOptions& o) {
                     ++reported;
                 }
             extraCards += reported - long(predicted.size());
+            if (const auto truth = labelledOutlines(item.imagePath)) {
+                anyOutlineLabels = true;
+                std::vector<vision::Quad> quads;
+                for (const auto& c : d.cards)
+                    if (c.quad) quads.push_back(*c.quad);
+                vision::scoreOutlines(*truth, quads, outlines);
+            }
             picturesWithExtra += reported > long(predicted.size()) ? 1 : 0;
         } catch (const vision::ImageError& e) {
             std::cerr << "nertzref-cli: " << e.what() << " (counted as no cards found)\n";
@@ -156,6 +198,9 @@ void runEval(const VisionOptions& o) {
         json j{{"dir", o.dir}, {"images", items.size()}, {"all", scoreJson(scores[""])},
                {"ms_median", percentile(ms, 0.5)}, {"ms_p95", percentile(ms, 0.95)},
                {"extra_same_face_cards", extraCards}, {"pictures_with_extra", picturesWithExtra}};
+        if (anyOutlineLabels)
+            j["outlines"] = {{"cards", outlines.cards}, {"outlined", outlines.outlined}, {"recall", outlines.recall()},
+                             {"reported", outlines.reported}, {"on_a_card", outlines.onACard}, {"precision", outlines.precision()}};
         json groups = json::object();
         for (auto& [g, s] : scores)
             if (!g.empty()) groups[g] = scoreJson(s);
@@ -175,8 +220,13 @@ void runEval(const VisionOptions& o) {
     for (auto& [g, s] : scores)
         if (!g.empty()) line(g, s);
     line("all", scores[""]);
-    std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards << " extra cards in "
-              << picturesWithExtra << " pictures\n";
+    if (anyOutlineLabels)
+        std::cout << "outlines (IoU >= 0.7): face-up cards half showing with an index in view " << outlines.cards << ", outlined "
+                  << outlines.outlined << " (recall " << outlines.recall() << "); outlines reported " << outlines.reported
+                  << ", on a card " << outlines.onACard << " (precision " << outlines.precision() << ")\n";
+    if (!anyOutlineLabels)  // (a synthetic scene deals several decks)
+        std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards << " extra cards in "
+                  << picturesWithExtra << " pictures\n";
     std::cout << std::setprecision(1) << "time per picture: median " << percentile(ms, 0.5) << " ms, 95th percentile "
               << percentile(ms, 0.95) << " ms\n";
     std::cout << "top confusions:";
@@ -190,6 +240,7 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
     cmd->add_option("--min-confidence", o.minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--gate", o.gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--work-size", o.workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
+    cmd->add_flag("--no-index-outlines", o.noIndexOutlines, "outline only cards whose whole edge stands out from the table, not read cards from where their corner indices sit (the detector before 2026-11-23, night)");
     cmd->add_option("--work-min-size", o.workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
 }
 

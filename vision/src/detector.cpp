@@ -83,6 +83,23 @@ Detection Detector::detect(const cv::Mat& image) {
             for (cv::Point2f& p : o.quad) p *= inv;
     }
     result.cards = groupIndices(std::move(found), outlines);
+    if (options_.findOutlines && options_.outlinesFromIndices) {
+        std::vector<double> readAreas;
+        for (DetectedCard& c : result.cards) {
+            if (c.face && !c.quad) c.quad = outlineFromIndices(bgr, c.indices);
+            if (c.face && c.quad) readAreas.push_back(cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())));
+        }
+        // An outline with no index in it, far smaller than the read cards (a key of a keyboard, a
+        // phone's button: four-sided and bright, but a quarter of a card) is not a card.
+        if (readAreas.size() >= 2) {
+            std::nth_element(readAreas.begin(), readAreas.begin() + long(readAreas.size() / 2), readAreas.end());
+            const double cardArea = readAreas[readAreas.size() / 2];
+            std::erase_if(result.cards, [&](const DetectedCard& c) {
+                return !c.face && c.quad &&
+                       cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())) < 0.4 * cardArea;
+            });
+        }
+    }
     result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -1,6 +1,8 @@
 // Card-level scoring of labelled folders; see evaluation.hpp.
 #include "nertz/vision/evaluation.hpp"
 
+#include <opencv2/imgproc.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +107,29 @@ void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Ca
     }
     for (std::size_t i = 0; i < extra.size(); ++i)
         if (!used[i]) ++confusions["extra:" + extra[i].name()];
+}
+
+double quadIoU(const Quad& a, const Quad& b) {
+    const std::vector<cv::Point2f> pa(a.begin(), a.end()), pb(b.begin(), b.end());
+    if (!cv::isContourConvex(pa) || !cv::isContourConvex(pb)) return 0.0;
+    std::vector<cv::Point2f> inter;
+    const float common = cv::intersectConvexConvex(pa, pb, inter, true);
+    if (common <= 0.f) return 0.0;
+    const double all = cv::contourArea(pa) + cv::contourArea(pb) - double(common);
+    return all > 0 ? double(common) / all : 0.0;
+}
+
+void scoreOutlines(const std::vector<LabelledOutline>& truth, const std::vector<Quad>& reported, OutlineScore& score) {
+    constexpr double kIoU = 0.7;
+    for (const auto& t : truth) {
+        if (!t.counts) continue;
+        ++score.cards;
+        score.outlined += std::any_of(reported.begin(), reported.end(), [&](const Quad& q) { return quadIoU(t.quad, q) >= kIoU; }) ? 1 : 0;
+    }
+    for (const auto& q : reported) {
+        ++score.reported;
+        score.onACard += std::any_of(truth.begin(), truth.end(), [&](const LabelledOutline& t) { return quadIoU(t.quad, q) >= kIoU; }) ? 1 : 0;
+    }
 }
 
 }  // namespace nertz::vision

@@ -51,6 +51,7 @@ struct DetectorOptions {
     int workMaxSide = 1280;
     int workMinSide = 960;
     bool findOutlines = true;
+    bool outlinesFromIndices = true;  // a read card without an outline gets one from its indices
 };
 
 // Owns the loaded models; detect() may be called for frame after frame (not concurrently).
@@ -73,6 +74,16 @@ private:
 // face within 9 rank-to-pip distances, inside one outline, or at opposite corners of one card
 // (printed half a turn apart, each below the other, 3-16 rank-to-pip distances apart) are one card.
 // Exposed for tests.
+// The outline of the card whose corner indices these are (image pixels, reading order), from where
+// an index sits on its card: with two corners half a turn apart the card spans them; with one, its
+// far sides are looked for as colour steps across the card. Nothing when no card-shaped outline is
+// found. `bgr`: the picture the indices were read in (8-bit BGR, same pixels).
+std::optional<Quad> outlineFromIndices(const cv::Mat& bgr, const std::vector<IndexReading>& indices);
+
+// True when a and b read like the two corner indices of one card: printed half a turn apart, each
+// below the other as it reads, 3-16 rank-to-pip distances apart.
+bool oppositeCorners(const IndexReading& a, const IndexReading& b);
+
 std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const std::vector<CardOutline>& outlines);
 
 }  // namespace nertz::vision

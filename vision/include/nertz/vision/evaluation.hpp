@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nertz/scoring/card.hpp"
+#include "nertz/vision/card_outlines.hpp"
 
 namespace nertz::vision {
 
@@ -41,5 +42,26 @@ struct CardScore {
 // a truth was missed and a wrong face reported (paired in order), "missed:X" and "extra:X" otherwise.
 void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted, CardScore& score,
                 std::map<std::string, long>& confusions);
+
+// Card outlines against a synthetic set's own labels (`nertzref-cli synth` writes cards/NAME.json
+// beside images/): a face-up card showing at least half of itself, with a corner index in view, is
+// outlined when a reported quadrilateral covers it with IoU >= 0.7; a reported quadrilateral is
+// right when it covers some labelled card (face or back) so.
+struct OutlineScore {
+    long cards = 0, outlined = 0;     // labelled face-up cards, and those outlined
+    long reported = 0, onACard = 0;   // reported outlines, and those on a labelled card
+    double recall() const { return cards ? double(outlined) / double(cards) : 1.0; }
+    double precision() const { return reported ? double(onACard) / double(reported) : 1.0; }
+};
+
+struct LabelledOutline {
+    Quad quad;
+    bool faceUp = false;
+    bool counts = false;  // face up, at least half showing, an index in view
+};
+
+double quadIoU(const Quad& a, const Quad& b);
+
+void scoreOutlines(const std::vector<LabelledOutline>& truth, const std::vector<Quad>& reported, OutlineScore& score);
 
 }  // namespace nertz::vision
