@@ -12,6 +12,7 @@ The augmentation draws from a CPU generator on either device, so a GPU run sees 
 5% of DATA (train designs) is kept aside for calibration: the report gives the reader's precision and
 recall per threshold and the gate threshold that keeps 99.5% of the index patches. Seeded.
 """
+import split_reader
 import argparse, os, sys, time
 import numpy as np
 import torch
@@ -240,6 +241,8 @@ def main():
                       lambda n: fit(n.to(a.device), x, y, a.epochs, a.seed, a.minutes, 'reader', device=a.device))
         if not a.no_export:
             export(net, os.path.join(a.outdir, 'index_cnn.onnx'), 53)
+            # the reader after its first block, which the C++ side computes itself (split_reader.py)
+            split_reader.split(os.path.join(a.outdir, 'index_cnn.onnx'), os.path.join(a.outdir, 'index_cnn_tail.onnx'))
     torch.manual_seed(a.seed + 1)   # the gate starts alike whether or not the reader was trained first
     gate = trained(GateNet(), os.path.join(a.outdir, 'index_gate.pt'), a.from_state,
                    lambda n: fit(n.to(a.device), x, (y < 52).long(), a.gate_epochs, a.seed + 1, a.gate_minutes, 'gate',

@@ -314,6 +314,51 @@ TEST(RealCards, KeysOfAKeyboardAreNoCards) {
     EXPECT_GE(read, 5);
 }
 
+// The reader split in two (its first block computed by hand, the rest from index_cnn_tail.onnx) reads
+// every candidate patch of a real photo as the whole net does; a tail file that is not that net's
+// (here the gate) is noticed when it loads, and the whole net reads.
+TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
+    NERTZ_REQUIRE_MODEL();
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const fs::path models = resolveModelDir();
+    ASSERT_TRUE(fs::exists(models / kIndexTailModelFile)) << "models/" << kIndexTailModelFile << " missing";
+    const fs::path whole = fs::temp_directory_path() / "nertz_reader_whole", stale = fs::temp_directory_path() / "nertz_reader_stale";
+    for (const fs::path& d : {whole, stale}) {
+        fs::remove_all(d);
+        fs::create_directories(d);
+        fs::copy_file(models / kIndexModelFile, d / kIndexModelFile);
+        fs::copy_file(models / kGateModelFile, d / kGateModelFile);
+    }
+    fs::copy_file(models / kGateModelFile, stale / kIndexTailModelFile);
+    IndexReader split(models.string()), plain(whole.string()), wrongTail(stale.string());
+    EXPECT_TRUE(split.split());
+    EXPECT_FALSE(plain.split());
+    EXPECT_FALSE(wrongTail.split());
+
+    cv::Mat gray;
+    cv::cvtColor(loadImage(kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"), gray, cv::COLOR_BGR2GRAY);
+    const ProposalParams params;
+    const ProposalPyramid pyr = buildPyramid(gray, params);
+    std::vector<cv::Mat> patches;
+    for (const auto& c : proposeIndexCandidates(pyr, params)) patches.push_back(cutIndexPatch(pyr, c, params));
+    ASSERT_GT(patches.size(), 500u);
+    const auto a = split.read(patches), b = plain.read(patches), c = wrongTail.read(patches);
+    ASSERT_EQ(a.size(), b.size());
+    int faces = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(a[i].face.has_value(), b[i].face.has_value()) << i;
+        if (a[i].face) {
+            EXPECT_EQ(*a[i].face, *b[i].face) << i;
+            ++faces;
+        }
+        EXPECT_NEAR(a[i].confidence, b[i].confidence, 1e-5) << i;
+        EXPECT_EQ(c[i].confidence, b[i].confidence) << i;
+    }
+    EXPECT_GT(faces, 10);
+    fs::remove_all(whole);
+    fs::remove_all(stale);
+}
+
 TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
     CardScore s;
     std::map<std::string, long> conf;

@@ -5,7 +5,12 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <iostream>
+#include <numeric>
+
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/dnn.hpp>
+#include <opencv2/dnn/all_layers.hpp>
 
 #ifndef NERTZ_DEFAULT_MODEL_DIR
 #define NERTZ_DEFAULT_MODEL_DIR "models"
@@ -114,17 +119,121 @@ cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* w
     return out;
 }
 
+// The reader's first block (3x3 convolution 1 -> 16 with padding 1, ReLU, 2x2 max-pool) on one
+// 40x24 patch: 16 x 20 x 12 floats to `out`. `w` holds the 16 kernels (row-major 3x3), `b` the biases.
+// Four output columns at a time: the twelve input vectors that two conv rows read are loaded once and
+// serve all sixteen channels; ReLU and the pool commute (max of ReLUs = ReLU of the max).
+void firstBlock(const float* in, const float* w, const float* b, float* out) {
+    constexpr int H = 40, W = 24, C = 16;
+    alignas(16) float pad[H + 2][W + 4] = {};
+    for (int y = 0; y < H; ++y) std::copy_n(in + y * W, W, &pad[y + 1][1]);
+    for (int py = 0; py < H / 2; ++py)
+        for (int xv = 0; xv < W / 4; ++xv) {
+            cv::v_float32x4 r[4][3];
+            for (int k = 0; k < 4; ++k)
+                for (int s = 0; s < 3; ++s) r[k][s] = cv::v_load(&pad[2 * py + k][xv * 4 + s]);
+            for (int ch = 0; ch < C; ++ch) {
+                const float* wc = w + ch * 9;
+                cv::v_float32x4 a0 = cv::v_setall_f32(b[ch]), a1 = a0;
+                for (int ky = 0; ky < 3; ++ky)
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const cv::v_float32x4 wv = cv::v_setall_f32(wc[ky * 3 + kx]);
+                        a0 = cv::v_fma(wv, r[ky][kx], a0);
+                        a1 = cv::v_fma(wv, r[ky + 1][kx], a1);
+                    }
+                alignas(16) float m[4];
+                cv::v_store(m, cv::v_max(cv::v_max(a0, a1), cv::v_setzero_f32()));
+                float* o = out + (ch * (H / 2) + py) * (W / 2) + xv * 2;
+                o[0] = std::max(m[0], m[1]);
+                o[1] = std::max(m[2], m[3]);
+            }
+        }
+}
+
+// The first block's weights from the loaded whole reader, when its first three layers are that block
+// (the tail file is cut from the same net by models/training/split_reader.py).
+bool firstBlockWeights(cv::dnn::Net& net, cv::Mat& w, cv::Mat& b) {
+    const std::vector<cv::String> names = net.getLayerNames();
+    if (names.size() < 3) return false;
+    const auto conv = net.getLayer(names[0]), relu = net.getLayer(names[1]), pool = net.getLayer(names[2]);
+    const auto* c = dynamic_cast<cv::dnn::ConvolutionLayer*>(conv.get());
+    const auto* p = dynamic_cast<cv::dnn::PoolingLayer*>(pool.get());
+    if (!c || !p || relu->type != "ReLU" || conv->blobs.size() < 2) return false;
+    if (c->kernel_size != std::vector<size_t>{3, 3} || c->strides != std::vector<size_t>{1, 1} ||
+        c->pads_begin != std::vector<size_t>{1, 1} || c->pads_end != std::vector<size_t>{1, 1})
+        return false;
+    if (p->type != 0 /* MAX */ || p->kernel_size != std::vector<size_t>{2, 2} || p->strides != std::vector<size_t>{2, 2})
+        return false;
+    w = conv->blobs[0].reshape(1, 1).clone();
+    b = conv->blobs[1].reshape(1, 1).clone();
+    return w.total() == 16 * 9 && b.total() == 16 && w.type() == CV_32F && b.type() == CV_32F;
+}
+
 }  // namespace
 
 struct IndexReader::Impl {
     cv::dnn::Net reader;
     cv::dnn::Net gate;
+    // the reader split: its first block computed here, the rest (index_cnn_tail.onnx) by dnn
+    bool split = false;
+    cv::dnn::Net tail;
+    cv::Mat w1, b1;
+
+    // the reader's probabilities for rows `which` of the normalised 40x24 patches
+    cv::Mat readRows(const cv::Mat& all, const std::vector<int>& which, int h, int w) {
+        if (!split) return forward(reader, all, &which, h, w);
+        constexpr int kBatch = 1024, kPooled = 16 * 20 * 12;
+        const int n = int(which.size());
+        cv::Mat out;
+        for (int start = 0; start < n; start += kBatch) {
+            const int m = std::min(kBatch, n - start);
+            int dims[4] = {m, 16, 20, 12};
+            cv::Mat pooled(4, dims, CV_32F);
+            for (int k = 0; k < m; ++k)
+                firstBlock(all.ptr<float>(which[std::size_t(start + k)]), w1.ptr<float>(), b1.ptr<float>(),
+                           pooled.ptr<float>() + std::size_t(k) * kPooled);
+            tail.setInput(pooled);
+            cv::Mat prob = tail.forward();
+            out.push_back(prob.reshape(1, m));
+        }
+        return out;
+    }
 };
 
 IndexReader::IndexReader(const std::string& modelDir) : impl_(std::make_shared<Impl>()) {
     impl_->reader = loadNet(std::filesystem::path(modelDir) / kIndexModelFile);
     impl_->gate = loadNet(std::filesystem::path(modelDir) / kGateModelFile);
+    // The split reader, when its tail file is there and agrees with the whole net on a test batch
+    // (a tail left from another training run would not): else the whole net reads, as before.
+    const std::filesystem::path tailFile = std::filesystem::path(modelDir) / kIndexTailModelFile;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(tailFile, ec) || !firstBlockWeights(impl_->reader, impl_->w1, impl_->b1)) return;
+    try {
+        impl_->tail = loadNet(tailFile);
+    } catch (const ModelError&) {
+        return;
+    }
+    cv::Mat probe(16, 40 * 24, CV_32F);
+    cv::RNG rng(12345);
+    rng.fill(probe, cv::RNG::UNIFORM, 0.f, 1.f);
+    for (int r = 8; r < 16; ++r)  // smooth ones too: ramps, as real patches are
+        for (int k = 0; k < 40 * 24; ++k) probe.at<float>(r, k) = float((k % 24) * (r - 7)) / (24.f * 8.f);
+    std::vector<int> rows(16);
+    std::iota(rows.begin(), rows.end(), 0);
+    const cv::Mat whole = forward(impl_->reader, probe, &rows, 40, 24);
+    impl_->split = true;
+    try {
+        const cv::Mat parts = impl_->readRows(probe, rows, 40, 24);
+        impl_->split = parts.size() == whole.size() && parts.type() == whole.type() && cv::norm(parts, whole, cv::NORM_INF) < 1e-4;
+    } catch (const cv::Exception&) {  // a tail of another shape
+        impl_->split = false;
+    }
+    if (!impl_->split)
+        std::cerr << "index reader: " << tailFile.string() << " does not match " << kIndexModelFile
+                  << " (models/training/split_reader.py writes it); reading with the whole net\n";
 }
+
+bool IndexReader::split() const { return impl_->split; }
 
 std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches, float gateThreshold) {
     std::vector<PatchReading> out(patches.size());
@@ -140,7 +249,7 @@ std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,
     for (int k = 0; k < gate.rows; ++k)
         if (gate.at<float>(k, 1) >= gateThreshold) kept.push_back(k);
     if (kept.empty()) return out;
-    cv::Mat prob = forward(impl_->reader, all, &kept, h, w);  // kept x 53
+    cv::Mat prob = impl_->readRows(all, kept, h, w);  // kept x 53
     for (std::size_t k = 0; k < kept.size(); ++k) {
         const float* row = prob.ptr<float>(int(k));
         int best = int(std::max_element(row, row + prob.cols) - row);

@@ -26,6 +26,9 @@ std::string resolveModelDir(const std::string& explicitDir = {});
 inline constexpr int kNotIndexClass = 52;
 inline constexpr const char* kIndexModelFile = "index_cnn.onnx";
 inline constexpr const char* kGateModelFile = "index_gate.onnx";
+// The reader from its first block on (models/training/split_reader.py); optional: without it, or
+// when it does not match kIndexModelFile, the whole reader runs in dnn (slower, the same readings).
+inline constexpr const char* kIndexTailModelFile = "index_cnn_tail.onnx";
 
 // One patch's answer: the most likely face (nullopt: not an index) and its probability;
 // passedGate: false when the pre-filter dropped it (the reader did not run on it).
@@ -50,6 +53,9 @@ public:
     // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch. Patches whose
     // gate probability of "index" is below gateThreshold are not read (face nullopt, confidence 0).
     std::vector<PatchReading> read(const std::vector<cv::Mat>& patches, float gateThreshold = 0.f);
+
+    // Whether the reader's first block is computed here and the rest by kIndexTailModelFile.
+    bool split() const;
 
 private:
     struct Impl;
