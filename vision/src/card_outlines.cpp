@@ -41,7 +41,6 @@ std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr) {
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(bw, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     const double imageArea = double(bgr.cols) * bgr.rows;
-    cv::cvtColor(bgr, hsv, cv::COLOR_BGR2HSV);
     for (const auto& c : contours) {
         double area = cv::contourArea(c);
         if (area < 0.003 * imageArea || area > 0.7 * imageArea) continue;
@@ -55,8 +54,13 @@ std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr) {
         std::vector<cv::Point2f> pts(approx.begin(), approx.end());
         CardOutline o;
         o.quad = orderCorners(pts);
-        cv::Mat mask = cv::Mat::zeros(bgr.size(), CV_8U);
-        cv::fillConvexPoly(mask, approx, 255);
+        // mean hue, saturation and value inside the outline (its box only: the rest is masked out)
+        const cv::Rect box = cv::boundingRect(approx) & cv::Rect(0, 0, bgr.cols, bgr.rows);
+        cv::cvtColor(bgr(box), hsv, cv::COLOR_BGR2HSV);
+        cv::Mat mask = cv::Mat::zeros(box.size(), CV_8U);
+        std::vector<cv::Point> local;
+        for (const auto& p : approx) local.push_back(p - box.tl());
+        cv::fillConvexPoly(mask, local, 255);
         cv::Scalar m = cv::mean(hsv, mask);
         o.side = (m[1] < 70 && m[2] > 110) ? Side::Face : Side::Back;
         out.push_back(o);

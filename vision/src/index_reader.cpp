@@ -17,6 +17,11 @@
 #endif
 
 namespace nertz::vision {
+#ifdef NERTZ_READER_AVX2
+namespace detail {
+void firstBlockAvx2(const float* in, const float* w, const float* b, float* out);  // index_reader_avx2.cpp
+}
+#endif
 
 std::string resolveModelDir(const std::string& explicitDir) {
     if (!explicitDir.empty()) return explicitDir;
@@ -178,6 +183,7 @@ struct IndexReader::Impl {
     bool split = false;
     cv::dnn::Net tail;
     cv::Mat w1, b1;
+    void (*block)(const float*, const float*, const float*, float*) = firstBlock;
 
     // the reader's probabilities for rows `which` of the normalised 40x24 patches
     cv::Mat readRows(const cv::Mat& all, const std::vector<int>& which, int h, int w) {
@@ -190,8 +196,8 @@ struct IndexReader::Impl {
             int dims[4] = {m, 16, 20, 12};
             cv::Mat pooled(4, dims, CV_32F);
             for (int k = 0; k < m; ++k)
-                firstBlock(all.ptr<float>(which[std::size_t(start + k)]), w1.ptr<float>(), b1.ptr<float>(),
-                           pooled.ptr<float>() + std::size_t(k) * kPooled);
+                block(all.ptr<float>(which[std::size_t(start + k)]), w1.ptr<float>(), b1.ptr<float>(),
+                      pooled.ptr<float>() + std::size_t(k) * kPooled);
             tail.setInput(pooled);
             cv::Mat prob = tail.forward();
             out.push_back(prob.reshape(1, m));
@@ -221,6 +227,9 @@ IndexReader::IndexReader(const std::string& modelDir) : impl_(std::make_shared<I
     std::vector<int> rows(16);
     std::iota(rows.begin(), rows.end(), 0);
     const cv::Mat whole = forward(impl_->reader, probe, &rows, 40, 24);
+#ifdef NERTZ_READER_AVX2
+    if (cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3)) impl_->block = detail::firstBlockAvx2;
+#endif
     impl_->split = true;
     try {
         const cv::Mat parts = impl_->readRows(probe, rows, 40, 24);
