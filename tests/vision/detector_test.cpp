@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "nertz/vision.hpp"
@@ -357,6 +358,30 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     EXPECT_GT(faces, 10);
     fs::remove_all(whole);
     fs::remove_all(stale);
+
+    // The gate, computed by the reader from index_gate.onnx's weights, passes the patches that dnn
+    // running index_gate.onnx rates at least as likely an index as the threshold.
+    EXPECT_TRUE(split.ownGate());
+    cv::dnn::Net gate = cv::dnn::readNetFromONNX((models / kGateModelFile).string());
+    cv::Mat all(int(patches.size()), 40 * 24, CV_32F);
+    for (std::size_t k = 0; k < patches.size(); ++k) normalisePatch(patches[k], all.ptr<float>(int(k)));
+    int dims[4] = {all.rows, 1, 40, 24};
+    gate.setInput(cv::Mat(4, dims, CV_32F, all.ptr<float>()));
+    const cv::Mat probs = gate.forward().reshape(1, all.rows);
+    const float threshold = 0.3f;
+    const auto gated = split.read(patches, threshold);
+    int passed = 0, near = 0;
+    for (std::size_t k = 0; k < patches.size(); ++k) {
+        const float p = probs.at<float>(int(k), 1);
+        if (std::abs(p - threshold) < 1e-4f) {
+            ++near;
+            continue;
+        }
+        EXPECT_EQ(gated[k].passedGate, p >= threshold) << k << " dnn " << p;
+        passed += gated[k].passedGate ? 1 : 0;
+    }
+    EXPECT_GT(passed, 50);
+    EXPECT_LT(near, 3);
 }
 
 TEST(Evaluation, CardLevelScoringFollowsTheReadme) {

@@ -56,6 +56,8 @@ public:
 
     // Whether the reader's first block is computed here and the rest by kIndexTailModelFile.
     bool split() const;
+    // Whether the gate is computed here (from kGateModelFile's weights) rather than by dnn.
+    bool ownGate() const;
 
 private:
     struct Impl;
