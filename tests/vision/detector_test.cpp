@@ -331,8 +331,9 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
         fs::copy_file(models / kGateModelFile, d / kGateModelFile);
     }
     fs::copy_file(models / kGateModelFile, stale / kIndexTailModelFile);
-    IndexReader split(models.string()), plain(whole.string()), wrongTail(stale.string());
+    IndexReader split(models.string()), plain(whole.string()), wrongTail(stale.string()), narrow(models.string(), false);
     EXPECT_TRUE(split.split());
+    EXPECT_TRUE(narrow.split());
     EXPECT_FALSE(plain.split());
     EXPECT_FALSE(wrongTail.split());
 
@@ -343,7 +344,7 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     std::vector<cv::Mat> patches;
     for (const auto& c : proposeIndexCandidates(pyr, params)) patches.push_back(cutIndexPatch(pyr, c, params));
     ASSERT_GT(patches.size(), 500u);
-    const auto a = split.read(patches), b = plain.read(patches), c = wrongTail.read(patches);
+    const auto a = split.read(patches), b = plain.read(patches), c = wrongTail.read(patches), n = narrow.read(patches);
     ASSERT_EQ(a.size(), b.size());
     int faces = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -354,6 +355,8 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
         }
         EXPECT_NEAR(a[i].confidence, b[i].confidence, 1e-5) << i;
         EXPECT_EQ(c[i].confidence, b[i].confidence) << i;
+        EXPECT_NEAR(n[i].confidence, b[i].confidence, 1e-5) << i;  // the 4-lane hand-computed layers
+        EXPECT_EQ(n[i].face.has_value(), b[i].face.has_value()) << i;
     }
     EXPECT_GT(faces, 10);
     fs::remove_all(whole);
@@ -369,7 +372,7 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     gate.setInput(cv::Mat(4, dims, CV_32F, all.ptr<float>()));
     const cv::Mat probs = gate.forward().reshape(1, all.rows);
     const float threshold = 0.3f;
-    const auto gated = split.read(patches, threshold);
+    const auto gated = split.read(patches, threshold), gatedNarrow = narrow.read(patches, threshold);
     int passed = 0, near = 0;
     for (std::size_t k = 0; k < patches.size(); ++k) {
         const float p = probs.at<float>(int(k), 1);
@@ -378,6 +381,7 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
             continue;
         }
         EXPECT_EQ(gated[k].passedGate, p >= threshold) << k << " dnn " << p;
+        EXPECT_EQ(gatedNarrow[k].passedGate, p >= threshold) << k << " dnn " << p;
         passed += gated[k].passedGate ? 1 : 0;
     }
     EXPECT_GT(passed, 50);

@@ -278,14 +278,19 @@ struct IndexReader::Impl {
     }
 };
 
-IndexReader::IndexReader(const std::string& modelDir) : impl_(std::make_shared<Impl>()) {
+IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std::make_shared<Impl>()) {
+#ifdef NERTZ_READER_AVX2
+    const bool avx2 = wideSimd && cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
+#else
+    (void)wideSimd;
+#endif
     impl_->reader = loadNet(std::filesystem::path(modelDir) / kIndexModelFile);
     impl_->gate = loadNet(std::filesystem::path(modelDir) / kGateModelFile);
     // The gate computed here instead of by dnn (4 ms for 2,560 patches there, much of it copying them
     // in; 1-2.5 ms here), when its net is the expected perceptron and agrees with dnn on a test batch.
     if (gateWeights(impl_->gate, impl_->g1t, impl_->gb1, impl_->g2, impl_->gb2)) {
 #ifdef NERTZ_READER_AVX2
-        if (cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3)) impl_->gateFn = detail::gateAvx2;
+        if (avx2) impl_->gateFn = detail::gateAvx2;
 #endif
         cv::Mat probe(16, 40 * 24, CV_32F);
         cv::RNG rng(54321);
@@ -316,7 +321,7 @@ IndexReader::IndexReader(const std::string& modelDir) : impl_(std::make_shared<I
     std::iota(rows.begin(), rows.end(), 0);
     const cv::Mat whole = forward(impl_->reader, probe, &rows, 40, 24);
 #ifdef NERTZ_READER_AVX2
-    if (cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3)) impl_->block = detail::firstBlockAvx2;
+    if (avx2) impl_->block = detail::firstBlockAvx2;
 #endif
     impl_->split = true;
     try {

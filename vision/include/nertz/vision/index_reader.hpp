@@ -48,7 +48,8 @@ scoring::Card cardOfClass(int cls);
 class IndexReader {
 public:
     // Loads modelDir/index_cnn.onnx and index_gate.onnx; throws ModelError when one is missing or broken.
-    explicit IndexReader(const std::string& modelDir);
+    // wideSimd false: the hand-computed layers use 4-lane vectors even where AVX2 is there (tests).
+    explicit IndexReader(const std::string& modelDir, bool wideSimd = true);
 
     // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch. Patches whose
     // gate probability of "index" is below gateThreshold are not read (face nullopt, confidence 0).
