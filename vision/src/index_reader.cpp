@@ -1,6 +1,8 @@
 // Corner-index classifier through cv::dnn; see index_reader.hpp.
 #include "nertz/vision/index_reader.hpp"
 
+#include "index_reader_blocks.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -161,11 +163,7 @@ void firstBlock(const float* in, const float* w, const float* b, float* out) {
 // layer's weights transposed (240 x 48); `w2`: the second's (2 x 48).
 void gateBlock(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2, float* logits) {
     alignas(16) float pooled[240];
-    for (int py = 0; py < 20; ++py)
-        for (int px = 0; px < 12; ++px) {
-            const float* r = in + (2 * py) * 24 + 2 * px;
-            pooled[py * 12 + px] = (r[0] + r[1] + r[24] + r[25]) * 0.25f;
-        }
+    detail::averagePool2x2(in, pooled);
     cv::v_float32x4 acc[12];
     for (int k = 0; k < 12; ++k) acc[k] = cv::v_load(b1 + 4 * k);
     for (int i = 0; i < 240; ++i) {

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "index_reader_blocks.hpp"
+
 namespace nertz::vision::detail {
 
 void firstBlockAvx2(const float* in, const float* w, const float* b, float* out) {
@@ -39,11 +41,7 @@ void firstBlockAvx2(const float* in, const float* w, const float* b, float* out)
 // `w1t` is the first layer's weights transposed (240 x 48), `w2` the second's (2 x 48).
 void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2, float* logits) {
     alignas(32) float pooled[240];
-    for (int py = 0; py < 20; ++py)
-        for (int px = 0; px < 12; ++px) {
-            const float* r = in + (2 * py) * 24 + 2 * px;
-            pooled[py * 12 + px] = (r[0] + r[1] + r[24] + r[25]) * 0.25f;
-        }
+    averagePool2x2(in, pooled);
     __m256 acc[6];
     for (int k = 0; k < 6; ++k) acc[k] = _mm256_loadu_ps(b1 + 8 * k);
     for (int i = 0; i < 240; ++i) {
