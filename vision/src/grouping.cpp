@@ -120,7 +120,7 @@ CornerFrame frameOf(const IndexReading& r) {
 // BGR of the picture at a sub-pixel point (bilinear, clamped to the picture).
 cv::Vec3f colourAt(const cv::Mat& bgr, cv::Point2f p) {
     const float x = std::clamp(p.x, 0.f, float(bgr.cols - 1)), y = std::clamp(p.y, 0.f, float(bgr.rows - 1));
-    const int x0 = std::min(int(x), bgr.cols - 2 < 0 ? 0 : bgr.cols - 2), y0 = std::min(int(y), bgr.rows - 2 < 0 ? 0 : bgr.rows - 2);
+    const int x0 = std::min(int(x), std::max(0, bgr.cols - 2)), y0 = std::min(int(y), std::max(0, bgr.rows - 2));
     const int x1 = std::min(x0 + 1, bgr.cols - 1), y1 = std::min(y0 + 1, bgr.rows - 1);
     const float fx = x - float(x0), fy = y - float(y0);
     const cv::Vec3b &a = bgr.at<cv::Vec3b>(y0, x0), &b = bgr.at<cv::Vec3b>(y0, x1), &c = bgr.at<cv::Vec3b>(y1, x0),

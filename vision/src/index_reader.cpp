@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdint>
 #include <filesystem>
 
 #include <iostream>
@@ -86,6 +87,9 @@ void normalisePatch(const cv::Mat& p, float* dst) {
 
 namespace {
 
+// the patch size the hand-computed layers are written for (ProposalParams' 24 x 40, as trained)
+constexpr int kPatchRows = 40, kPatchCols = 24;
+
 cv::dnn::Net loadNet(const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
@@ -132,7 +136,7 @@ cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* w
 // Four output columns at a time: the twelve input vectors that two conv rows read are loaded once and
 // serve all sixteen channels; ReLU and the pool commute (max of ReLUs = ReLU of the max).
 void firstBlock(const float* in, const float* w, const float* b, float* out) {
-    constexpr int H = 40, W = 24, C = 16;
+    constexpr int H = kPatchRows, W = kPatchCols, C = 16;
     alignas(16) float pad[H + 2][W + 4] = {};
     for (int y = 0; y < H; ++y) std::copy_n(in + y * W, W, &pad[y + 1][1]);
     for (int py = 0; py < H / 2; ++py)
@@ -226,6 +230,19 @@ bool firstBlockWeights(cv::dnn::Net& net, cv::Mat& w, cv::Mat& b) {
     return w.total() == 16 * 9 && b.total() == 16 && w.type() == CV_32F && b.type() == CV_32F;
 }
 
+// A test batch for the hand-computed layers (checked against dnn when the models load): 8 patches of
+// noise and 8 smooth ramps (across or down the patch), as real normalised patches are 0..1.
+cv::Mat probeBatch(std::uint64_t seed, bool across) {
+    cv::Mat probe(16, kPatchRows * kPatchCols, CV_32F);
+    cv::RNG rng(seed);
+    rng.fill(probe, cv::RNG::UNIFORM, 0.f, 1.f);
+    for (int r = 8; r < 16; ++r)
+        for (int k = 0; k < kPatchRows * kPatchCols; ++k)
+            probe.at<float>(r, k) = across ? float((k % kPatchCols) * (r - 7)) / float(kPatchCols * 8)
+                                           : float((k / kPatchCols) * (r - 7)) / float(kPatchRows * 8);
+    return probe;
+}
+
 }  // namespace
 
 struct IndexReader::Impl {
@@ -243,7 +260,7 @@ struct IndexReader::Impl {
 
     // n x 2 gate probabilities ("not an index", "index") of the normalised patches
     cv::Mat gateRows(const cv::Mat& all, int h, int w) {
-        if (!ownGate) return forward(gate, all, nullptr, h, w);
+        if (!ownGate || h != kPatchRows || w != kPatchCols) return forward(gate, all, nullptr, h, w);
         cv::Mat out(all.rows, 2, CV_32F);
         for (int k = 0; k < all.rows; ++k) {
             float z[2];
@@ -257,7 +274,7 @@ struct IndexReader::Impl {
 
     // the reader's probabilities for rows `which` of the normalised 40x24 patches
     cv::Mat readRows(const cv::Mat& all, const std::vector<int>& which, int h, int w) {
-        if (!split) return forward(reader, all, &which, h, w);
+        if (!split || h != kPatchRows || w != kPatchCols) return forward(reader, all, &which, h, w);
         constexpr int kBatch = 1024, kPooled = 16 * 20 * 12;
         const int n = int(which.size());
         cv::Mat out;
@@ -290,14 +307,10 @@ IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std
 #ifdef NERTZ_READER_AVX2
         if (avx2) impl_->gateFn = detail::gateAvx2;
 #endif
-        cv::Mat probe(16, 40 * 24, CV_32F);
-        cv::RNG rng(54321);
-        rng.fill(probe, cv::RNG::UNIFORM, 0.f, 1.f);
-        for (int r = 8; r < 16; ++r)  // smooth ones too: ramps, as real patches are
-            for (int k = 0; k < 40 * 24; ++k) probe.at<float>(r, k) = float((k / 24) * (r - 7)) / (40.f * 8.f);
-        const cv::Mat theirs = forward(impl_->gate, probe, nullptr, 40, 24);
+        const cv::Mat probe = probeBatch(54321, false);
+        const cv::Mat theirs = forward(impl_->gate, probe, nullptr, kPatchRows, kPatchCols);
         impl_->ownGate = true;
-        const cv::Mat ours = impl_->gateRows(probe, 40, 24);
+        const cv::Mat ours = impl_->gateRows(probe, kPatchRows, kPatchCols);
         impl_->ownGate = ours.size() == theirs.size() && cv::norm(ours, theirs, cv::NORM_INF) < 1e-4;
     }
     // The split reader, when its tail file is there and agrees with the whole net on a test batch
@@ -310,20 +323,16 @@ IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std
     } catch (const ModelError&) {
         return;
     }
-    cv::Mat probe(16, 40 * 24, CV_32F);
-    cv::RNG rng(12345);
-    rng.fill(probe, cv::RNG::UNIFORM, 0.f, 1.f);
-    for (int r = 8; r < 16; ++r)  // smooth ones too: ramps, as real patches are
-        for (int k = 0; k < 40 * 24; ++k) probe.at<float>(r, k) = float((k % 24) * (r - 7)) / (24.f * 8.f);
+    const cv::Mat probe = probeBatch(12345, true);
     std::vector<int> rows(16);
     std::iota(rows.begin(), rows.end(), 0);
-    const cv::Mat whole = forward(impl_->reader, probe, &rows, 40, 24);
+    const cv::Mat whole = forward(impl_->reader, probe, &rows, kPatchRows, kPatchCols);
 #ifdef NERTZ_READER_AVX2
     if (avx2) impl_->block = detail::firstBlockAvx2;
 #endif
     impl_->split = true;
     try {
-        const cv::Mat parts = impl_->readRows(probe, rows, 40, 24);
+        const cv::Mat parts = impl_->readRows(probe, rows, kPatchRows, kPatchCols);
         impl_->split = parts.size() == whole.size() && parts.type() == whole.type() && cv::norm(parts, whole, cv::NORM_INF) < 1e-4;
     } catch (const cv::Exception&) {  // a tail of another shape
         impl_->split = false;
