@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -56,7 +56,8 @@ json toJson(const std::string& name, const vision::Detection& d) {
         json jc;
         if (c.quad) {
             jc["quad"] = json::array();
-            for (const auto& p : *c.quad) jc["quad"].push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+            for (const auto& p : *c.quad)
+                jc["quad"].push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
         } else {
             jc["quad"] = nullptr;
         }
@@ -65,12 +66,18 @@ json toJson(const std::string& name, const vision::Detection& d) {
         jc["confidence"] = std::round(c.confidence * 1000) / 1000;
         jc["indices"] = json::array();
         for (const auto& i : c.indices)
-            jc["indices"].push_back({{"box", {std::round(i.box.x), std::round(i.box.y), std::round(i.box.width), std::round(i.box.height)}},
+            jc["indices"].push_back({{"box",
+                                      {std::round(i.box.x), std::round(i.box.y),
+                                       std::round(i.box.width), std::round(i.box.height)}},
                                      {"face", i.face.name()},
                                      {"confidence", std::round(i.confidence * 1000) / 1000}});
         cards.push_back(jc);
     }
-    return {{"image", name}, {"width", d.width}, {"height", d.height}, {"ms", std::round(d.ms * 10) / 10}, {"cards", cards}};
+    return {{"image", name},
+            {"width", d.width},
+            {"height", d.height},
+            {"ms", std::round(d.ms * 10) / 10},
+            {"cards", cards}};
 }
 
 double percentile(std::vector<double> v, double q) {
@@ -98,24 +105,30 @@ void runDetect(const VisionOptions& o) {
         } else {
             int faces = 0;
             for (const auto& c : d.cards) faces += c.face ? 1 : 0;
-            std::cout << path << ": " << d.width << "x" << d.height << ", " << d.cards.size() << " cards (" << faces
-                      << " read), " << std::fixed << std::setprecision(1) << d.ms << " ms\n";
+            std::cout << path << ": " << d.width << "x" << d.height << ", " << d.cards.size()
+                      << " cards (" << faces << " read), " << std::fixed << std::setprecision(1)
+                      << d.ms << " ms\n";
             for (const auto& c : d.cards) {
                 std::cout << "  " << (c.face ? c.face->name() : std::string("?")) << "  "
-                          << (c.side == vision::Side::Face ? "face" : "back") << "  conf " << std::setprecision(2) << c.confidence
-                          << "  corners read " << c.indices.size() << (c.quad ? "  outline" : "") << "\n";
+                          << (c.side == vision::Side::Face ? "face" : "back") << "  conf "
+                          << std::setprecision(2) << c.confidence << "  corners read "
+                          << c.indices.size() << (c.quad ? "  outline" : "") << "\n";
             }
         }
         std::cout.flush();
     }
-    if (failures) throw scoring::InputError("IMAGE", std::to_string(failures) + " of " + std::to_string(o.images.size()) + " pictures could not be read");
+    if (failures)
+        throw scoring::InputError("IMAGE", std::to_string(failures) + " of " +
+                                               std::to_string(o.images.size()) +
+                                               " pictures could not be read");
 }
 
 // The labelled outlines of a picture of a synthetic set (cards/NAME.json beside images/NAME.*),
 // or nothing when the picture has none (the real photos).
 std::optional<std::vector<vision::LabelledOutline>> labelledOutlines(const std::string& imagePath) {
     const std::filesystem::path image(imagePath);
-    const std::filesystem::path file = image.parent_path().parent_path() / "cards" / (image.stem().string() + ".json");
+    const std::filesystem::path file =
+        image.parent_path().parent_path() / "cards" / (image.stem().string() + ".json");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
     std::vector<vision::LabelledOutline> out;
@@ -125,7 +138,8 @@ std::optional<std::vector<vision::LabelledOutline>> labelledOutlines(const std::
         for (const auto& c : j.at("cards")) {
             vision::LabelledOutline o;
             for (std::size_t k = 0; k < 4; ++k)
-                o.quad[k] = {c.at("quad").at(k).at(0).get<float>(), c.at("quad").at(k).at(1).get<float>()};
+                o.quad[k] = {c.at("quad").at(k).at(0).get<float>(),
+                             c.at("quad").at(k).at(1).get<float>()};
             o.faceUp = c.at("side").get<std::string>() == "face";
             bool index = false;
             if (c.contains("indices"))
@@ -191,16 +205,22 @@ void runEval(const VisionOptions& o) {
     std::stable_sort(top.begin(), top.end(), [](auto& a, auto& b) { return a.second > b.second; });
     if (top.size() > 20) top.resize(20);
     auto scoreJson = [](const vision::CardScore& s) {
-        return json{{"tp", s.truePositives}, {"fp", s.falsePositives}, {"fn", s.falseNegatives},
-                    {"precision", s.precision()}, {"recall", s.recall()}, {"f1", s.f1()}};
+        return json{{"tp", s.truePositives},  {"fp", s.falsePositives},
+                    {"fn", s.falseNegatives}, {"precision", s.precision()},
+                    {"recall", s.recall()},   {"f1", s.f1()}};
     };
     if (o.json) {
-        json j{{"dir", o.dir}, {"images", items.size()}, {"all", scoreJson(scores[""])},
-               {"ms_median", percentile(ms, 0.5)}, {"ms_p95", percentile(ms, 0.95)},
-               {"extra_same_face_cards", extraCards}, {"pictures_with_extra", picturesWithExtra}};
+        json j{{"dir", o.dir},
+               {"images", items.size()},
+               {"all", scoreJson(scores[""])},
+               {"ms_median", percentile(ms, 0.5)},
+               {"ms_p95", percentile(ms, 0.95)},
+               {"extra_same_face_cards", extraCards},
+               {"pictures_with_extra", picturesWithExtra}};
         if (anyOutlineLabels)
-            j["outlines"] = {{"cards", outlines.cards}, {"outlined", outlines.outlined}, {"recall", outlines.recall()},
-                             {"reported", outlines.reported}, {"on_a_card", outlines.onACard}, {"precision", outlines.precision()}};
+            j["outlines"] = {{"cards", outlines.cards},       {"outlined", outlines.outlined},
+                             {"recall", outlines.recall()},   {"reported", outlines.reported},
+                             {"on_a_card", outlines.onACard}, {"precision", outlines.precision()}};
         json groups = json::object();
         for (auto& [g, s] : scores)
             if (!g.empty()) groups[g] = scoreJson(s);
@@ -212,23 +232,26 @@ void runEval(const VisionOptions& o) {
     }
     std::cout << std::fixed << std::setprecision(3);
     auto line = [&](const std::string& name, const vision::CardScore& s) {
-        std::cout << std::left << std::setw(18) << name << std::right << " precision " << s.precision() << "  recall "
-                  << s.recall() << "  F1 " << s.f1() << "   (tp " << s.truePositives << ", fp " << s.falsePositives << ", fn "
-                  << s.falseNegatives << ")\n";
+        std::cout << std::left << std::setw(18) << name << std::right << " precision "
+                  << s.precision() << "  recall " << s.recall() << "  F1 " << s.f1() << "   (tp "
+                  << s.truePositives << ", fp " << s.falsePositives << ", fn " << s.falseNegatives
+                  << ")\n";
     };
     std::cout << o.dir << ": " << items.size() << " pictures, card level\n";
     for (auto& [g, s] : scores)
         if (!g.empty()) line(g, s);
     line("all", scores[""]);
     if (anyOutlineLabels)
-        std::cout << "outlines (IoU >= 0.7): face-up cards half showing with an index in view " << outlines.cards << ", outlined "
-                  << outlines.outlined << " (recall " << outlines.recall() << "); outlines reported " << outlines.reported
-                  << ", on a card " << outlines.onACard << " (precision " << outlines.precision() << ")\n";
+        std::cout << "outlines (IoU >= 0.7): face-up cards half showing with an index in view "
+                  << outlines.cards << ", outlined " << outlines.outlined << " (recall "
+                  << outlines.recall() << "); outlines reported " << outlines.reported
+                  << ", on a card " << outlines.onACard << " (precision " << outlines.precision()
+                  << ")\n";
     if (!anyOutlineLabels)  // (a synthetic scene deals several decks)
-        std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards << " extra cards in "
-                  << picturesWithExtra << " pictures\n";
-    std::cout << std::setprecision(1) << "time per picture: median " << percentile(ms, 0.5) << " ms, 95th percentile "
-              << percentile(ms, 0.95) << " ms\n";
+        std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards
+                  << " extra cards in " << picturesWithExtra << " pictures\n";
+    std::cout << std::setprecision(1) << "time per picture: median " << percentile(ms, 0.5)
+              << " ms, 95th percentile " << percentile(ms, 0.95) << " ms\n";
     std::cout << "top confusions:";
     if (top.empty()) std::cout << " none";
     for (auto& [k, v] : top) std::cout << "  " << k << " x" << v;
@@ -237,11 +260,22 @@ void runEval(const VisionOptions& o) {
 
 // The detector's settings, the same for detect and eval.
 void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
-    cmd->add_option("--min-confidence", o.minConfidence, "report corner indices read at least this sure (0..1)")->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--gate", o.gateThreshold, "pre-filter: read only patches it rates at least this likely an index (0..1)")->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--work-size", o.workSize, "larger pictures are shrunk to this longest side before detection (pixels)")->check(CLI::Range(160, 4096));
-    cmd->add_flag("--no-index-outlines", o.noIndexOutlines, "outline only cards whose whole edge stands out from the table, not read cards from where their corner indices sit (the detector before 2026-11-23, night)");
-    cmd->add_option("--work-min-size", o.workMinSize, "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")->check(CLI::Range(0, 4096));
+    cmd->add_option("--min-confidence", o.minConfidence,
+                    "report corner indices read at least this sure (0..1)")
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--gate", o.gateThreshold,
+                    "pre-filter: read only patches it rates at least this likely an index (0..1)")
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--work-size", o.workSize,
+                    "larger pictures are shrunk to this longest side before detection (pixels)")
+        ->check(CLI::Range(160, 4096));
+    cmd->add_flag("--no-index-outlines", o.noIndexOutlines,
+                  "outline only cards whose whole edge stands out from the table, not read cards "
+                  "from where their corner indices sit (the detector before 2026-11-23, night)");
+    cmd->add_option(
+           "--work-min-size", o.workMinSize,
+           "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")
+        ->check(CLI::Range(0, 4096));
 }
 
 }  // namespace
@@ -251,12 +285,17 @@ void addVisionCommands(CLI::App& app, Context&) {
     auto* detect = app.add_subcommand("detect", "find cards in pictures and read their faces");
     detect->add_option("IMAGE", opts->images, "picture files")->required();
     detect->add_flag("--json", opts->json, "one JSON object per picture, one per line");
-    detect->add_option("--models", opts->modelDir, "folder holding the model files (default: $NERTZ_MODEL_DIR, else the source tree's models/)");
+    detect->add_option("--models", opts->modelDir,
+                       "folder holding the model files (default: $NERTZ_MODEL_DIR, else the source "
+                       "tree's models/)");
     addDetectorOptions(detect, *opts);
     detect->callback([opts] { runDetect(*opts); });
 
-    auto* eval = app.add_subcommand("eval", "card-level precision/recall over a labelled folder (real-cards layout)");
-    eval->add_option("DIR", opts->dir, "folder with classes.txt, images/, labels/ (or groups of them)")->required();
+    auto* eval = app.add_subcommand(
+        "eval", "card-level precision/recall over a labelled folder (real-cards layout)");
+    eval->add_option("DIR", opts->dir,
+                     "folder with classes.txt, images/, labels/ (or groups of them)")
+        ->required();
     eval->add_flag("--json", opts->json, "one JSON object");
     eval->add_option("--models", opts->modelDir, "folder holding the model files");
     addDetectorOptions(eval, *opts);

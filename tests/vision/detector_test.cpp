@@ -1,11 +1,12 @@
-// Detector: accuracy on real labelled photos and on synthetic held-out designs; bad frames; grouping.
+// Detector: accuracy on real labelled photos and on synthetic held-out designs; bad frames;
+// grouping.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <iostream>
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/dnn.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "nertz/vision.hpp"
@@ -19,23 +20,28 @@ namespace {
 const std::string kReal = std::string(NERTZ_SHARED_DIR) + "/data/real-cards";
 
 bool modelPresent() {
-    return fs::exists(fs::path(resolveModelDir()) / kIndexModelFile) && fs::exists(fs::path(resolveModelDir()) / kGateModelFile);
+    return fs::exists(fs::path(resolveModelDir()) / kIndexModelFile) &&
+           fs::exists(fs::path(resolveModelDir()) / kGateModelFile);
 }
 
 Detector& detector() {
-    static Detector d;  // loads the model of the source tree (or $NERTZ_MODEL_DIR) once per test run
+    static Detector
+        d;  // loads the model of the source tree (or $NERTZ_MODEL_DIR) once per test run
     return d;
 }
 
 // The trained models are committed (models/), so a missing one is a failure, not a skip.
-#define NERTZ_REQUIRE_MODEL() \
-    if (!modelPresent()) GTEST_FAIL() << "models/" << kIndexModelFile << " or " << kGateModelFile << " missing in " \
-                                      << resolveModelDir() << " (models/MODEL.md says how to retrain)"
+#define NERTZ_REQUIRE_MODEL()                                                                  \
+    if (!modelPresent())                                                                       \
+    GTEST_FAIL() << "models/" << kIndexModelFile << " or " << kGateModelFile << " missing in " \
+                 << resolveModelDir() << " (models/MODEL.md says how to retrain)"
 
 // The real photos live outside the repository (../shared/data, CC BY 4.0); where a checkout has
 // none beside it, the tests that read them say so and skip.
-#define NERTZ_REQUIRE_REAL_PHOTOS() \
-    if (!fs::is_directory(kReal)) GTEST_SKIP() << "no real photos at " << kReal << " (../shared/data is not part of the repository)"
+#define NERTZ_REQUIRE_REAL_PHOTOS()               \
+    if (!fs::is_directory(kReal))                 \
+    GTEST_SKIP() << "no real photos at " << kReal \
+                 << " (../shared/data is not part of the repository)"
 
 CardScore scoreGroup(const std::string& group, int every) {
     CardScore s;
@@ -47,8 +53,9 @@ CardScore scoreGroup(const std::string& group, int every) {
             if (c.face) pred.insert(*c.face);
         scoreImage(items[i].truth, pred, s, conf);
     }
-    std::cout << group << " (every " << every << "-th picture): precision " << s.precision() << " recall " << s.recall()
-              << " (tp " << s.truePositives << " fp " << s.falsePositives << " fn " << s.falseNegatives << ")\n";
+    std::cout << group << " (every " << every << "-th picture): precision " << s.precision()
+              << " recall " << s.recall() << " (tp " << s.truePositives << " fp "
+              << s.falsePositives << " fn " << s.falseNegatives << ")\n";
     return s;
 }
 
@@ -68,9 +75,12 @@ TEST(Detector, MissingModelIsAClearError) {
 TEST(Detector, BadFramesGiveAnErrorOrNothing) {
     NERTZ_REQUIRE_MODEL();
     EXPECT_THROW(detector().detect(cv::Mat()), ImageError);
-    EXPECT_THROW(detector().detect(cv::Mat(7000, 7000, CV_8UC1, cv::Scalar(0))), ImageError);  // 49 MP > limit
-    for (const cv::Mat& m : {cv::Mat(480, 640, CV_8UC3, cv::Scalar(0, 0, 0)), cv::Mat(480, 640, CV_8UC1, cv::Scalar(255)),
-                             cv::Mat(1, 1, CV_8UC3, cv::Scalar(9, 9, 9)), cv::Mat(3, 2000, CV_16UC4, cv::Scalar(1, 2, 3, 4))}) {
+    EXPECT_THROW(detector().detect(cv::Mat(7000, 7000, CV_8UC1, cv::Scalar(0))),
+                 ImageError);  // 49 MP > limit
+    for (const cv::Mat& m :
+         {cv::Mat(480, 640, CV_8UC3, cv::Scalar(0, 0, 0)),
+          cv::Mat(480, 640, CV_8UC1, cv::Scalar(255)), cv::Mat(1, 1, CV_8UC3, cv::Scalar(9, 9, 9)),
+          cv::Mat(3, 2000, CV_16UC4, cv::Scalar(1, 2, 3, 4))}) {
         Detection d = detector().detect(m);
         EXPECT_EQ(d.width, m.cols);
         for (const auto& c : d.cards) EXPECT_FALSE(c.face.has_value());
@@ -109,9 +119,9 @@ TEST(Detector, TwoCornersOfOneCardAreOneCard) {
     EXPECT_EQ(cards[0].indices.size() + cards[1].indices.size(), 3u);
 }
 
-// The real photos' pairs: a card's two corner indices are 8-13 rank-to-pip distances apart, past the
-// plain 9x reach, and were reported as two cards (49 extra cards on webcam_table). Printed half a
-// turn from each other, each below the other as it reads, they are one card; the same face in the
+// The real photos' pairs: a card's two corner indices are 8-13 rank-to-pip distances apart, past
+// the plain 9x reach, and were reported as two cards (49 extra cards on webcam_table). Printed half
+// a turn from each other, each below the other as it reads, they are one card; the same face in the
 // same place but turned the same way (another deck's card lying beside it) is not.
 TEST(Detector, OppositeCornersOfOneCardAreOneCardAtACardsDiagonal) {
     IndexReading top, bottom;
@@ -152,7 +162,10 @@ namespace {
 struct DrawnCard {
     cv::Point2f corner, down, right;
     float h, w, d;
-    Quad quad() const { return orderCorners({corner, corner + right * w, corner + right * w + down * h, corner + down * h}); }
+    Quad quad() const {
+        return orderCorners(
+            {corner, corner + right * w, corner + right * w + down * h, corner + down * h});
+    }
     IndexReading index(bool bottom) const {
         IndexReading r;
         r.face = scoring::Card{13, scoring::Suit::Spades};
@@ -179,19 +192,22 @@ cv::Mat drawTable(const std::vector<DrawnCard>& cards) {
         cv::fillConvexPoly(img, pts, cv::Scalar(235, 238, 240), cv::LINE_AA);
         // a picture frame 1.2 d inside the card, and pips
         std::vector<cv::Point> frame;
-        const cv::Point2f in[4] = {c.corner + c.right * (1.4f * c.d) + c.down * (1.4f * c.d),
-                                   c.corner + c.right * (c.w - 1.4f * c.d) + c.down * (1.4f * c.d),
-                                   c.corner + c.right * (c.w - 1.4f * c.d) + c.down * (c.h - 1.4f * c.d),
-                                   c.corner + c.right * (1.4f * c.d) + c.down * (c.h - 1.4f * c.d)};
+        const cv::Point2f in[4] = {
+            c.corner + c.right * (1.4f * c.d) + c.down * (1.4f * c.d),
+            c.corner + c.right * (c.w - 1.4f * c.d) + c.down * (1.4f * c.d),
+            c.corner + c.right * (c.w - 1.4f * c.d) + c.down * (c.h - 1.4f * c.d),
+            c.corner + c.right * (1.4f * c.d) + c.down * (c.h - 1.4f * c.d)};
         for (const auto& p : in) frame.emplace_back(int(std::lround(p.x)), int(std::lround(p.y)));
         cv::polylines(img, frame, true, cv::Scalar(40, 40, 160), 2, cv::LINE_AA);
         for (float a : {0.3f, 0.5f, 0.7f}) {
             const cv::Point2f p = c.corner + c.right * (0.5f * c.w) + c.down * (a * c.h);
-            cv::circle(img, cv::Point(int(p.x), int(p.y)), int(0.5f * c.d), cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_AA);
+            cv::circle(img, cv::Point(int(p.x), int(p.y)), int(0.5f * c.d), cv::Scalar(20, 20, 20),
+                       cv::FILLED, cv::LINE_AA);
         }
         for (bool bottom : {false, true}) {
             const IndexReading r = c.index(bottom);
-            cv::circle(img, cv::Point(int(r.centre.x), int(r.centre.y)), int(0.4f * c.d), cv::Scalar(20, 20, 20), cv::FILLED);
+            cv::circle(img, cv::Point(int(r.centre.x), int(r.centre.y)), int(0.4f * c.d),
+                       cv::Scalar(20, 20, 20), cv::FILLED);
         }
     }
     cv::GaussianBlur(img, img, cv::Size(3, 3), 0);
@@ -235,19 +251,23 @@ TEST(Detector, AReadCardIsOutlinedFromItsCornerIndices) {
 }
 
 TEST(Evaluation, OutlinesAreScoredByIoU) {
-    const Quad card{cv::Point2f(0, 0), cv::Point2f(100, 0), cv::Point2f(100, 140), cv::Point2f(0, 140)};
-    const Quad shifted{cv::Point2f(10, 0), cv::Point2f(110, 0), cv::Point2f(110, 140), cv::Point2f(10, 140)};  // IoU 90/110
-    const Quad half{cv::Point2f(0, 0), cv::Point2f(100, 0), cv::Point2f(100, 70), cv::Point2f(0, 70)};       // IoU 0.5
+    const Quad card{cv::Point2f(0, 0), cv::Point2f(100, 0), cv::Point2f(100, 140),
+                    cv::Point2f(0, 140)};
+    const Quad shifted{cv::Point2f(10, 0), cv::Point2f(110, 0), cv::Point2f(110, 140),
+                       cv::Point2f(10, 140)};  // IoU 90/110
+    const Quad half{cv::Point2f(0, 0), cv::Point2f(100, 0), cv::Point2f(100, 70),
+                    cv::Point2f(0, 70)};  // IoU 0.5
     EXPECT_NEAR(quadIoU(card, shifted), 90.0 / 110.0, 1e-3);
     EXPECT_NEAR(quadIoU(card, half), 0.5, 1e-3);
     OutlineScore s;
     LabelledOutline t{card, true, true}, back{shifted, false, false};
-    back.quad = {cv::Point2f(300, 0), cv::Point2f(400, 0), cv::Point2f(400, 140), cv::Point2f(300, 140)};
+    back.quad = {cv::Point2f(300, 0), cv::Point2f(400, 0), cv::Point2f(400, 140),
+                 cv::Point2f(300, 140)};
     scoreOutlines({t, back}, {shifted, half, back.quad}, s);
     EXPECT_EQ(s.cards, 1);     // the back does not count as a face-up card to outline
     EXPECT_EQ(s.outlined, 1);  // by `shifted`
     EXPECT_EQ(s.reported, 3);
-    EXPECT_EQ(s.onACard, 2);   // `half` is on no card; the back's own outline is
+    EXPECT_EQ(s.onACard, 2);  // `half` is on no card; the back's own outline is
 }
 
 TEST(Detector, AnOutlineAroundSeveralFacesIsNoCardsOutline) {
@@ -261,8 +281,10 @@ TEST(Detector, AnOutlineAroundSeveralFacesIsNoCardsOutline) {
     kd.scale = jh.scale = lone.scale = 15;
     kd.confidence = jh.confidence = lone.confidence = 0.99f;
     CardOutline spread, card;  // a bright region around two cards' indices; one card's own outline
-    spread.quad = {cv::Point2f(50, 50), cv::Point2f(300, 50), cv::Point2f(300, 250), cv::Point2f(50, 250)};
-    card.quad = {cv::Point2f(460, 240), cv::Point2f(560, 240), cv::Point2f(560, 380), cv::Point2f(460, 380)};
+    spread.quad = {cv::Point2f(50, 50), cv::Point2f(300, 50), cv::Point2f(300, 250),
+                   cv::Point2f(50, 250)};
+    card.quad = {cv::Point2f(460, 240), cv::Point2f(560, 240), cv::Point2f(560, 380),
+                 cv::Point2f(460, 380)};
     spread.side = card.side = Side::Face;
     const auto cards = groupIndices({kd, jh, lone}, {spread, card});
     ASSERT_EQ(cards.size(), 3u);  // no fourth "card" made of the spread's outline
@@ -303,7 +325,8 @@ TEST(RealCards, PhoneAccuracy) {
 TEST(RealCards, KeysOfAKeyboardAreNoCards) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    const Detection d = detector().detect(loadImage(kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"));
+    const Detection d =
+        detector().detect(loadImage(kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"));
     int read = 0;
     for (const auto& c : d.cards) {
         read += c.face ? 1 : 0;
@@ -315,15 +338,17 @@ TEST(RealCards, KeysOfAKeyboardAreNoCards) {
     EXPECT_GE(read, 5);
 }
 
-// The reader split in two (its first block computed by hand, the rest from index_cnn_tail.onnx) reads
-// every candidate patch of a real photo as the whole net does; a tail file that is not that net's
-// (here the gate) is noticed when it loads, and the whole net reads.
+// The reader split in two (its first block computed by hand, the rest from index_cnn_tail.onnx)
+// reads every candidate patch of a real photo as the whole net does; a tail file that is not that
+// net's (here the gate) is noticed when it loads, and the whole net reads.
 TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
     const fs::path models = resolveModelDir();
-    ASSERT_TRUE(fs::exists(models / kIndexTailModelFile)) << "models/" << kIndexTailModelFile << " missing";
-    const fs::path whole = fs::temp_directory_path() / "nertz_reader_whole", stale = fs::temp_directory_path() / "nertz_reader_stale";
+    ASSERT_TRUE(fs::exists(models / kIndexTailModelFile))
+        << "models/" << kIndexTailModelFile << " missing";
+    const fs::path whole = fs::temp_directory_path() / "nertz_reader_whole",
+                   stale = fs::temp_directory_path() / "nertz_reader_stale";
     for (const fs::path& d : {whole, stale}) {
         fs::remove_all(d);
         fs::create_directories(d);
@@ -331,20 +356,24 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
         fs::copy_file(models / kGateModelFile, d / kGateModelFile);
     }
     fs::copy_file(models / kGateModelFile, stale / kIndexTailModelFile);
-    IndexReader split(models.string()), plain(whole.string()), wrongTail(stale.string()), narrow(models.string(), false);
+    IndexReader split(models.string()), plain(whole.string()), wrongTail(stale.string()),
+        narrow(models.string(), false);
     EXPECT_TRUE(split.split());
     EXPECT_TRUE(narrow.split());
     EXPECT_FALSE(plain.split());
     EXPECT_FALSE(wrongTail.split());
 
     cv::Mat gray;
-    cv::cvtColor(loadImage(kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"), gray, cv::COLOR_BGR2GRAY);
+    cv::cvtColor(loadImage(kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"), gray,
+                 cv::COLOR_BGR2GRAY);
     const ProposalParams params;
     const ProposalPyramid pyr = buildPyramid(gray, params);
     std::vector<cv::Mat> patches;
-    for (const auto& c : proposeIndexCandidates(pyr, params)) patches.push_back(cutIndexPatch(pyr, c, params));
+    for (const auto& c : proposeIndexCandidates(pyr, params))
+        patches.push_back(cutIndexPatch(pyr, c, params));
     ASSERT_GT(patches.size(), 500u);
-    const auto a = split.read(patches), b = plain.read(patches), c = wrongTail.read(patches), n = narrow.read(patches);
+    const auto a = split.read(patches), b = plain.read(patches), c = wrongTail.read(patches),
+               n = narrow.read(patches);
     ASSERT_EQ(a.size(), b.size());
     int faces = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -355,7 +384,8 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
         }
         EXPECT_NEAR(a[i].confidence, b[i].confidence, 1e-5) << i;
         EXPECT_EQ(c[i].confidence, b[i].confidence) << i;
-        EXPECT_NEAR(n[i].confidence, b[i].confidence, 1e-5) << i;  // the 4-lane hand-computed layers
+        EXPECT_NEAR(n[i].confidence, b[i].confidence, 1e-5)
+            << i;  // the 4-lane hand-computed layers
         EXPECT_EQ(n[i].face.has_value(), b[i].face.has_value()) << i;
     }
     EXPECT_GT(faces, 10);
@@ -367,12 +397,14 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     EXPECT_TRUE(split.ownGate());
     cv::dnn::Net gate = cv::dnn::readNetFromONNX((models / kGateModelFile).string());
     cv::Mat all(int(patches.size()), 40 * 24, CV_32F);
-    for (std::size_t k = 0; k < patches.size(); ++k) normalisePatch(patches[k], all.ptr<float>(int(k)));
+    for (std::size_t k = 0; k < patches.size(); ++k)
+        normalisePatch(patches[k], all.ptr<float>(int(k)));
     int dims[4] = {all.rows, 1, 40, 24};
     gate.setInput(cv::Mat(4, dims, CV_32F, all.ptr<float>()));
     const cv::Mat probs = gate.forward().reshape(1, all.rows);
     const float threshold = 0.3f;
-    const auto gated = split.read(patches, threshold), gatedNarrow = narrow.read(patches, threshold);
+    const auto gated = split.read(patches, threshold),
+               gatedNarrow = narrow.read(patches, threshold);
     int passed = 0, near = 0;
     for (std::size_t k = 0; k < patches.size(); ++k) {
         const float p = probs.at<float>(int(k), 1);
@@ -393,7 +425,8 @@ TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
     std::map<std::string, long> conf;
     using scoring::Card;
     using scoring::Suit;
-    scoreImage({Card{10, Suit::Hearts}, Card{1, Suit::Spades}}, {Card{10, Suit::Hearts}, Card{1, Suit::Clubs}}, s, conf);
+    scoreImage({Card{10, Suit::Hearts}, Card{1, Suit::Spades}},
+               {Card{10, Suit::Hearts}, Card{1, Suit::Clubs}}, s, conf);
     EXPECT_EQ(s.truePositives, 1);
     EXPECT_EQ(s.falsePositives, 1);
     EXPECT_EQ(s.falseNegatives, 1);

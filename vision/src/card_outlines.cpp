@@ -37,7 +37,8 @@ std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr) {
     cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
     cv::GaussianBlur(gray, gray, cv::Size(5, 5), 0);
     cv::threshold(gray, bw, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-    cv::morphologyEx(bw, bw, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    cv::morphologyEx(bw, bw, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(bw, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     const double imageArea = double(bgr.cols) * bgr.rows;
@@ -48,7 +49,8 @@ std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr) {
         cv::approxPolyDP(c, approx, 0.03 * cv::arcLength(c, true), true);
         if (approx.size() != 4 || !cv::isContourConvex(approx)) continue;
         cv::RotatedRect rr = cv::minAreaRect(approx);
-        float lo = std::min(rr.size.width, rr.size.height), hi = std::max(rr.size.width, rr.size.height);
+        float lo = std::min(rr.size.width, rr.size.height),
+              hi = std::max(rr.size.width, rr.size.height);
         if (lo <= 0 || hi / lo < 1.1f || hi / lo > 2.2f) continue;
         if (area < 0.8 * double(rr.size.area())) continue;
         std::vector<cv::Point2f> pts(approx.begin(), approx.end());

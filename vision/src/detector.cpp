@@ -46,8 +46,10 @@ Detection Detector::detect(const cv::Mat& image) {
     std::vector<IndexReading> found;
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < readings.size(); ++i)
-        if (readings[i].face && readings[i].confidence >= options_.minConfidence) order.push_back(i);
-    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
+        if (readings[i].face && readings[i].confidence >= options_.minConfidence)
+            order.push_back(i);
+    std::sort(order.begin(), order.end(),
+              [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
     const float inv = float(1.0 / scale);
     for (std::size_t i : order) {
         const IndexCandidate& c = cands[i];
@@ -57,7 +59,10 @@ Detection Detector::detect(const cv::Mat& image) {
         bool clash = false;
         for (const IndexReading& r : found) {
             cv::Point2f dd = r.centre - centre;
-            if (std::hypot(dd.x, dd.y) < 0.8f * std::max(d, r.scale)) { clash = true; break; }
+            if (std::hypot(dd.x, dd.y) < 0.8f * std::max(d, r.scale)) {
+                clash = true;
+                break;
+            }
         }
         if (clash) continue;
         IndexReading r;
@@ -70,7 +75,8 @@ Detection Detector::detect(const cv::Mat& image) {
         float hw = 0.5f * 0.8f * params_.spanWidth * d, hh = 0.5f * 0.8f * params_.spanHeight * d;
         std::vector<cv::Point2f> corners;
         for (float sx : {-1.f, 1.f})
-            for (float sy : {-1.f, 1.f}) corners.push_back(centre + right * (sx * hw) + down * (sy * hh));
+            for (float sy : {-1.f, 1.f})
+                corners.push_back(centre + right * (sx * hw) + down * (sy * hh));
         r.box = cv::boundingRect(corners) & cv::Rect(0, 0, bgr.cols, bgr.rows);
         found.push_back(r);
     }
@@ -87,20 +93,25 @@ Detection Detector::detect(const cv::Mat& image) {
         std::vector<double> readAreas;
         for (DetectedCard& c : result.cards) {
             if (c.face && !c.quad) c.quad = outlineFromIndices(bgr, c.indices);
-            if (c.face && c.quad) readAreas.push_back(cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())));
+            if (c.face && c.quad)
+                readAreas.push_back(
+                    cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())));
         }
         // An outline with no index in it, far smaller than the read cards (a key of a keyboard, a
         // phone's button: four-sided and bright, but a quarter of a card) is not a card.
         if (readAreas.size() >= 2) {
-            std::nth_element(readAreas.begin(), readAreas.begin() + long(readAreas.size() / 2), readAreas.end());
+            std::nth_element(readAreas.begin(), readAreas.begin() + long(readAreas.size() / 2),
+                             readAreas.end());
             const double cardArea = readAreas[readAreas.size() / 2];
             std::erase_if(result.cards, [&](const DetectedCard& c) {
                 return !c.face && c.quad &&
-                       cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())) < 0.4 * cardArea;
+                       cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())) <
+                           0.4 * cardArea;
             });
         }
     }
-    result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    result.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
 

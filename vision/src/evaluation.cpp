@@ -27,12 +27,14 @@ std::vector<std::string> readClasses(const fs::path& file) {
 
 bool isImage(const fs::path& p) {
     std::string e = p.extension().string();
-    std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return e == ".jpg" || e == ".jpeg" || e == ".png" || e == ".bmp" || e == ".webp" || e == ".tif" || e == ".tiff";
+    std::transform(e.begin(), e.end(), e.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return e == ".jpg" || e == ".jpeg" || e == ".png" || e == ".bmp" || e == ".webp" ||
+           e == ".tif" || e == ".tiff";
 }
 
-void loadGroup(const fs::path& dir, const std::string& group, const std::vector<std::string>& classes,
-               std::vector<LabelledImage>& out) {
+void loadGroup(const fs::path& dir, const std::string& group,
+               const std::vector<std::string>& classes, std::vector<LabelledImage>& out) {
     std::vector<fs::path> images;
     for (const auto& e : fs::directory_iterator(dir / "images"))
         if (e.is_regular_file() && isImage(e.path())) images.push_back(e.path());
@@ -49,9 +51,12 @@ void loadGroup(const fs::path& dir, const std::string& group, const std::vector<
             int cls;
             if (!(ls >> cls)) continue;  // blank line
             if (cls < 0 || cls >= int(classes.size()))
-                throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) + ": class " + std::to_string(cls) + " not in classes.txt");
-            if (auto card = scoring::parseCard(classes[cls], scoring::DeckKind::Standard)) li.truth.insert(*card);
-            else if (auto colour = scoring::parseCard(classes[cls], scoring::DeckKind::NertzColour)) li.truth.insert(*colour);
+                throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) +
+                                         ": class " + std::to_string(cls) + " not in classes.txt");
+            if (auto card = scoring::parseCard(classes[cls], scoring::DeckKind::Standard))
+                li.truth.insert(*card);
+            else if (auto colour = scoring::parseCard(classes[cls], scoring::DeckKind::NertzColour))
+                li.truth.insert(*colour);
         }
         out.push_back(std::move(li));
     }
@@ -64,7 +69,8 @@ std::vector<LabelledImage> loadLabelledFolder(const std::string& dirName) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw std::runtime_error(dirName + ": not a folder");
     auto classesFor = [&](const fs::path& d) {
-        for (const fs::path& c : {d / "classes.txt", d.parent_path() / "classes.txt", dir / "classes.txt"})
+        for (const fs::path& c :
+             {d / "classes.txt", d.parent_path() / "classes.txt", dir / "classes.txt"})
             if (fs::is_regular_file(c, ec)) return readClasses(c);
         throw std::runtime_error(d.string() + ": no classes.txt here or in the parent folder");
     };
@@ -75,19 +81,23 @@ std::vector<LabelledImage> loadLabelledFolder(const std::string& dirName) {
     }
     std::vector<fs::path> groups;
     for (const auto& e : fs::directory_iterator(dir))
-        if (e.is_directory() && fs::is_directory(e.path() / "images", ec)) groups.push_back(e.path());
+        if (e.is_directory() && fs::is_directory(e.path() / "images", ec))
+            groups.push_back(e.path());
     std::sort(groups.begin(), groups.end());
-    if (groups.empty()) throw std::runtime_error(dirName + ": no images/ folder, nor groups holding one");
+    if (groups.empty())
+        throw std::runtime_error(dirName + ": no images/ folder, nor groups holding one");
     for (const fs::path& g : groups) loadGroup(g, g.filename().string(), classesFor(g), out);
     return out;
 }
 
-void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted, CardScore& score,
-                std::map<std::string, long>& confusions) {
+void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted,
+                CardScore& score, std::map<std::string, long>& confusions) {
     std::vector<scoring::Card> missed, extra;
     for (const auto& c : truth)
-        if (predicted.count(c)) ++score.truePositives;
-        else missed.push_back(c);
+        if (predicted.count(c))
+            ++score.truePositives;
+        else
+            missed.push_back(c);
     for (const auto& c : predicted)
         if (!truth.count(c)) extra.push_back(c);
     score.falseNegatives += long(missed.size());
@@ -119,16 +129,24 @@ double quadIoU(const Quad& a, const Quad& b) {
     return all > 0 ? double(common) / all : 0.0;
 }
 
-void scoreOutlines(const std::vector<LabelledOutline>& truth, const std::vector<Quad>& reported, OutlineScore& score) {
+void scoreOutlines(const std::vector<LabelledOutline>& truth, const std::vector<Quad>& reported,
+                   OutlineScore& score) {
     constexpr double kIoU = 0.7;
     for (const auto& t : truth) {
         if (!t.counts) continue;
         ++score.cards;
-        score.outlined += std::any_of(reported.begin(), reported.end(), [&](const Quad& q) { return quadIoU(t.quad, q) >= kIoU; }) ? 1 : 0;
+        score.outlined += std::any_of(reported.begin(), reported.end(),
+                                      [&](const Quad& q) { return quadIoU(t.quad, q) >= kIoU; })
+                              ? 1
+                              : 0;
     }
     for (const auto& q : reported) {
         ++score.reported;
-        score.onACard += std::any_of(truth.begin(), truth.end(), [&](const LabelledOutline& t) { return quadIoU(t.quad, q) >= kIoU; }) ? 1 : 0;
+        score.onACard +=
+            std::any_of(truth.begin(), truth.end(),
+                        [&](const LabelledOutline& t) { return quadIoU(t.quad, q) >= kIoU; })
+                ? 1
+                : 0;
     }
 }
 

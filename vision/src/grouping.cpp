@@ -25,7 +25,8 @@ bool oppositeCorners(const IndexReading& a, const IndexReading& b) {
     return -a.up.dot(d) >= 0.4f * len && b.up.dot(d) >= 0.4f * len;
 }
 
-std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const std::vector<CardOutline>& outlines) {
+std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
+                                       const std::vector<CardOutline>& outlines) {
     const std::size_t n = indices.size();
     std::vector<int> quadOf(n, -1);
     for (std::size_t i = 0; i < n; ++i)
@@ -40,8 +41,10 @@ std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const 
         bool several = false;
         for (std::size_t i = 0; i < n; ++i)
             if (quadOf[i] == int(q)) {
-                if (!first) first = indices[i].face;
-                else if (!(*first == indices[i].face)) several = true;
+                if (!first)
+                    first = indices[i].face;
+                else if (!(*first == indices[i].face))
+                    several = true;
             }
         if (!several) continue;
         quadUsed[q] = true;
@@ -93,11 +96,12 @@ std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const 
     return cards;
 }
 
-// ---- Outlines from the corner indices --------------------------------------------------------------
-// Where a read index sits on its card, in rank-to-pip distances d (measured on 1,750 indices of 18
-// train designs of the scene generator, medians; 10th-90th percentiles in brackets): its middle
-// lies 0.66 d (0.48-0.86) right of the card's left side and 1.42 d (1.15-1.71) below its top, as
-// the index reads. The card's height is 4.9-11.2 d and its width 3.6-7.5 d, depending on the design.
+// ---- Outlines from the corner indices
+// -------------------------------------------------------------- Where a read index sits on its
+// card, in rank-to-pip distances d (measured on 1,750 indices of 18 train designs of the scene
+// generator, medians; 10th-90th percentiles in brackets): its middle lies 0.66 d (0.48-0.86) right
+// of the card's left side and 1.42 d (1.15-1.71) below its top, as the index reads. The card's
+// height is 4.9-11.2 d and its width 3.6-7.5 d, depending on the design.
 namespace {
 
 constexpr float kInsetAcross = 0.66f, kInsetDown = 1.42f;
@@ -119,15 +123,18 @@ CornerFrame frameOf(const IndexReading& r) {
 
 // BGR of the picture at a sub-pixel point (bilinear, clamped to the picture).
 cv::Vec3f colourAt(const cv::Mat& bgr, cv::Point2f p) {
-    const float x = std::clamp(p.x, 0.f, float(bgr.cols - 1)), y = std::clamp(p.y, 0.f, float(bgr.rows - 1));
-    const int x0 = std::min(int(x), std::max(0, bgr.cols - 2)), y0 = std::min(int(y), std::max(0, bgr.rows - 2));
+    const float x = std::clamp(p.x, 0.f, float(bgr.cols - 1)),
+                y = std::clamp(p.y, 0.f, float(bgr.rows - 1));
+    const int x0 = std::min(int(x), std::max(0, bgr.cols - 2)),
+              y0 = std::min(int(y), std::max(0, bgr.rows - 2));
     const int x1 = std::min(x0 + 1, bgr.cols - 1), y1 = std::min(y0 + 1, bgr.rows - 1);
     const float fx = x - float(x0), fy = y - float(y0);
-    const cv::Vec3b &a = bgr.at<cv::Vec3b>(y0, x0), &b = bgr.at<cv::Vec3b>(y0, x1), &c = bgr.at<cv::Vec3b>(y1, x0),
-                    &e = bgr.at<cv::Vec3b>(y1, x1);
+    const cv::Vec3b &a = bgr.at<cv::Vec3b>(y0, x0), &b = bgr.at<cv::Vec3b>(y0, x1),
+                    &c = bgr.at<cv::Vec3b>(y1, x0), &e = bgr.at<cv::Vec3b>(y1, x1);
     cv::Vec3f out;
     for (int k = 0; k < 3; ++k)
-        out[k] = (1 - fy) * ((1 - fx) * float(a[k]) + fx * float(b[k])) + fy * ((1 - fx) * float(c[k]) + fx * float(e[k]));
+        out[k] = (1 - fy) * ((1 - fx) * float(a[k]) + fx * float(b[k])) +
+                 fy * ((1 - fx) * float(c[k]) + fx * float(e[k]));
     return out;
 }
 
@@ -137,15 +144,17 @@ cv::Vec3f colourAt(const cv::Mat& bgr, cv::Point2f p) {
 // them, a card's side at all). Of the lines with at least 70% of the best one's step the farthest
 // wins (a court card's picture frame is drawn inside its side). Returns -1 when nothing steps by
 // `minStep` grey levels.
-float farSide(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f along, cv::Point2f across, float lo, float hi, float s0,
-              float s1, float delta, float minStep) {
+float farSide(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f along, cv::Point2f across,
+              float lo, float hi, float s0, float s1, float delta, float minStep) {
     std::vector<float> prof;
     for (float t = lo; t <= hi; t += 1.f) {
         float steps[11];
         for (int k = 0; k < 11; ++k) {
             const cv::Point2f p = origin + along * t + across * (s0 + (s1 - s0) * float(k) / 10.f);
-            const cv::Vec3f a = colourAt(bgr, p - along * delta), b = colourAt(bgr, p + along * delta);
-            steps[k] = (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2])) / 3.f;
+            const cv::Vec3f a = colourAt(bgr, p - along * delta),
+                            b = colourAt(bgr, p + along * delta);
+            steps[k] =
+                (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2])) / 3.f;
         }
         std::nth_element(steps, steps + 5, steps + 11);
         prof.push_back(steps[5]);
@@ -154,7 +163,8 @@ float farSide(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f along, cv::Poi
     const float best = *std::max_element(prof.begin(), prof.end());
     if (best < minStep) return -1;
     for (std::size_t i = prof.size(); i-- > 0;) {
-        const bool peak = (i == 0 || prof[i] >= prof[i - 1]) && (i + 1 == prof.size() || prof[i] >= prof[i + 1]);
+        const bool peak =
+            (i == 0 || prof[i] >= prof[i - 1]) && (i + 1 == prof.size() || prof[i] >= prof[i + 1]);
         if (peak && prof[i] >= 0.7f * best) return lo + float(i);
     }
     return -1;
@@ -162,13 +172,15 @@ float farSide(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f along, cv::Poi
 
 bool inPicture(const Quad& q, const cv::Mat& bgr) {
     for (const auto& p : q)
-        if (p.x < -2.f || p.y < -2.f || p.x > float(bgr.cols) + 2.f || p.y > float(bgr.rows) + 2.f) return false;
+        if (p.x < -2.f || p.y < -2.f || p.x > float(bgr.cols) + 2.f || p.y > float(bgr.rows) + 2.f)
+            return false;
     return true;
 }
 
 }  // namespace
 
-std::optional<Quad> outlineFromIndices(const cv::Mat& bgr, const std::vector<IndexReading>& indices) {
+std::optional<Quad> outlineFromIndices(const cv::Mat& bgr,
+                                       const std::vector<IndexReading>& indices) {
     if (indices.empty() || bgr.empty() || bgr.type() != CV_8UC3) return std::nullopt;
     // two corners half a turn apart: the card runs from one's top-left corner to the other's
     for (std::size_t i = 0; i < indices.size(); ++i)
@@ -181,25 +193,33 @@ std::optional<Quad> outlineFromIndices(const cv::Mat& bgr, const std::vector<Ind
             const cv::Point2f v = b.corner - a.corner;  // = h down + w right
             const float det = down.x * right.y - down.y * right.x;
             if (std::abs(det) < 0.3f) continue;
-            const float h = (v.x * right.y - v.y * right.x) / det, w = (down.x * v.y - down.y * v.x) / det;
+            const float h = (v.x * right.y - v.y * right.x) / det,
+                        w = (down.x * v.y - down.y * v.x) / det;
             const float dd = std::max(a.d, b.d);
-            if (h < 4.f * dd || h > 13.f * dd || w < 3.f * dd || w > 9.f * dd || h / w < 1.1f || h / w > 2.2f) continue;
-            const Quad q = orderCorners({a.corner, a.corner + right * w, b.corner, a.corner + down * h});
+            if (h < 4.f * dd || h > 13.f * dd || w < 3.f * dd || w > 9.f * dd || h / w < 1.1f ||
+                h / w > 2.2f)
+                continue;
+            const Quad q =
+                orderCorners({a.corner, a.corner + right * w, b.corner, a.corner + down * h});
             if (inPicture(q, bgr)) return q;
         }
     // one corner: its card's far sides found in the picture (the surest corner first)
     std::vector<const IndexReading*> bySureness;
     for (const auto& r : indices) bySureness.push_back(&r);
-    std::stable_sort(bySureness.begin(), bySureness.end(),
-                     [](const IndexReading* x, const IndexReading* y) { return x->confidence > y->confidence; });
+    std::stable_sort(
+        bySureness.begin(), bySureness.end(),
+        [](const IndexReading* x, const IndexReading* y) { return x->confidence > y->confidence; });
     for (const IndexReading* r : bySureness) {
         const CornerFrame f = frameOf(*r);
         if (f.d <= 1.f) continue;
         const float delta = std::max(1.f, 0.15f * f.d), minStep = 12.f;
-        const float h = farSide(bgr, f.corner, f.down, f.right, 4.f * f.d, 12.5f * f.d, 0.3f * f.d, 3.0f * f.d, delta, minStep);
-        const float w = farSide(bgr, f.corner, f.right, f.down, 3.f * f.d, 9.f * f.d, 0.3f * f.d, 4.0f * f.d, delta, minStep);
+        const float h = farSide(bgr, f.corner, f.down, f.right, 4.f * f.d, 12.5f * f.d, 0.3f * f.d,
+                                3.0f * f.d, delta, minStep);
+        const float w = farSide(bgr, f.corner, f.right, f.down, 3.f * f.d, 9.f * f.d, 0.3f * f.d,
+                                4.0f * f.d, delta, minStep);
         if (h <= 0 || w <= 0 || h / w < 1.1f || h / w > 2.2f) continue;
-        const Quad q = orderCorners({f.corner, f.corner + f.right * w, f.corner + f.right * w + f.down * h, f.corner + f.down * h});
+        const Quad q = orderCorners({f.corner, f.corner + f.right * w,
+                                     f.corner + f.right * w + f.down * h, f.corner + f.down * h});
         if (inPicture(q, bgr)) return q;
     }
     return std::nullopt;

@@ -4,8 +4,8 @@
 #include "index_reader_blocks.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 
 #include <iostream>
@@ -21,10 +21,11 @@
 
 namespace nertz::vision {
 #ifdef NERTZ_READER_AVX2
-namespace detail {
-void firstBlockAvx2(const float* in, const float* w, const float* b, float* out);  // index_reader_avx2.cpp
-void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2, float* logits);
-}
+namespace detail {  // index_reader_avx2.cpp
+void firstBlockAvx2(const float* in, const float* w, const float* b, float* out);
+void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
+              float* logits);
+}  // namespace detail
 #endif
 
 std::string resolveModelDir(const std::string& explicitDir) {
@@ -34,8 +35,8 @@ std::string resolveModelDir(const std::string& explicitDir) {
 }
 
 scoring::Card cardOfClass(int cls) {
-    static constexpr scoring::Suit kSuits[4] = {scoring::Suit::Clubs, scoring::Suit::Diamonds, scoring::Suit::Hearts,
-                                                scoring::Suit::Spades};
+    static constexpr scoring::Suit kSuits[4] = {scoring::Suit::Clubs, scoring::Suit::Diamonds,
+                                                scoring::Suit::Hearts, scoring::Suit::Spades};
     return scoring::Card{cls % 13 + 1, kSuits[cls / 13]};
 }
 
@@ -43,7 +44,8 @@ void normalisePatch(const cv::Mat& p, float* dst) {
     CV_Assert(p.type() == CV_8UC1 && p.isContinuous());
     const int n = p.rows * p.cols;
     const std::uint8_t* src = p.ptr<std::uint8_t>();
-    // four partial histograms: runs of one grey level (flat patches) do not wait on each other's counts
+    // four partial histograms: runs of one grey level (flat patches) do not wait on each other's
+    // counts
     int part[4][256] = {};
     int i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -55,8 +57,8 @@ void normalisePatch(const cv::Mat& p, float* dst) {
     for (; i < n; ++i) ++part[0][src[i]];
     int hist[256];
     for (int v = 0; v < 256; ++v) hist[v] = part[0][v] + part[1][v] + part[2][v] + part[3][v];
-    // a percentile interpolates between the values at sorted positions k and k + 1 (as numpy.percentile);
-    // the four values are found in one walk of the cumulative histogram
+    // a percentile interpolates between the values at sorted positions k and k + 1 (as
+    // numpy.percentile); the four values are found in one walk of the cumulative histogram
     const double posLo = 0.05 * (n - 1), posHi = 0.95 * (n - 1);
     const std::size_t kLo = std::size_t(posLo), kHi = std::size_t(posHi);
     const std::size_t want[4] = {kLo, kLo + 1, kHi, kHi + 1};
@@ -93,8 +95,10 @@ constexpr int kPatchRows = 40, kPatchCols = 24;
 cv::dnn::Net loadNet(const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
-        throw ModelError("model file " + file.string() + " not found (set NERTZ_MODEL_DIR or --models to the folder holding " +
-                         kIndexModelFile + " and " + kGateModelFile + "; models/MODEL.md says how to retrain them)");
+        throw ModelError("model file " + file.string() +
+                         " not found (set NERTZ_MODEL_DIR or --models to the folder holding " +
+                         kIndexModelFile + " and " + kGateModelFile +
+                         "; models/MODEL.md says how to retrain them)");
     cv::dnn::Net net;
     try {
         net = cv::dnn::readNetFromONNX(file.string());
@@ -107,9 +111,10 @@ cv::dnn::Net loadNet(const std::filesystem::path& file) {
     return net;
 }
 
-// Runs net on the rows `which` of the normalised patches (n x 1 x h x w), in batches; returns n x classes.
-// Without which: on all rows in order, fed from `all` itself (no gathering copy).
-cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* which, int h, int w) {
+// Runs net on the rows `which` of the normalised patches (n x 1 x h x w), in batches; returns n x
+// classes. Without which: on all rows in order, fed from `all` itself (no gathering copy).
+cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* which, int h,
+                int w) {
     constexpr int kBatch = 1024;
     const int n = which ? int(which->size()) : all.rows;
     cv::Mat out;
@@ -120,9 +125,12 @@ cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* w
         if (which) {
             blob.create(4, dims, CV_32F);
             for (int k = 0; k < m; ++k)
-                std::copy_n(all.ptr<float>((*which)[std::size_t(start + k)]), h * w, blob.ptr<float>() + std::size_t(k) * h * w);
+                std::copy_n(all.ptr<float>((*which)[std::size_t(start + k)]), h * w,
+                            blob.ptr<float>() + std::size_t(k) * h * w);
         } else {
-            blob = cv::Mat(4, dims, CV_32F, const_cast<float*>(all.ptr<float>(start)));  // rows start.. are contiguous
+            blob =
+                cv::Mat(4, dims, CV_32F,
+                        const_cast<float*>(all.ptr<float>(start)));  // rows start.. are contiguous
         }
         net.setInput(blob);
         cv::Mat prob = net.forward();
@@ -132,9 +140,10 @@ cv::Mat forward(cv::dnn::Net& net, const cv::Mat& all, const std::vector<int>* w
 }
 
 // The reader's first block (3x3 convolution 1 -> 16 with padding 1, ReLU, 2x2 max-pool) on one
-// 40x24 patch: 16 x 20 x 12 floats to `out`. `w` holds the 16 kernels (row-major 3x3), `b` the biases.
-// Four output columns at a time: the twelve input vectors that two conv rows read are loaded once and
-// serve all sixteen channels; ReLU and the pool commute (max of ReLUs = ReLU of the max).
+// 40x24 patch: 16 x 20 x 12 floats to `out`. `w` holds the 16 kernels (row-major 3x3), `b` the
+// biases. Four output columns at a time: the twelve input vectors that two conv rows read are
+// loaded once and serve all sixteen channels; ReLU and the pool commute (max of ReLUs = ReLU of the
+// max).
 void firstBlock(const float* in, const float* w, const float* b, float* out) {
     constexpr int H = kPatchRows, W = kPatchCols, C = 16;
     alignas(16) float pad[H + 2][W + 4] = {};
@@ -165,7 +174,8 @@ void firstBlock(const float* in, const float* w, const float* b, float* out) {
 // The gate (2x2 average pool of the 40x24 patch to 20x12, 240 -> 48 with ReLU, 48 -> 2): its two
 // logits for one patch, with 4-lane universal intrinsics over the 48 hidden units. `w1t`: the first
 // layer's weights transposed (240 x 48); `w2`: the second's (2 x 48).
-void gateBlock(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2, float* logits) {
+void gateBlock(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
+               float* logits) {
     alignas(16) float pooled[240];
     detail::averagePool2x2(in, pooled);
     cv::v_float32x4 acc[12];
@@ -176,7 +186,8 @@ void gateBlock(const float* in, const float* w1t, const float* b1, const float* 
         for (int k = 0; k < 12; ++k) acc[k] = cv::v_fma(x, cv::v_load(wr + 4 * k), acc[k]);
     }
     alignas(16) float hidden[48];
-    for (int k = 0; k < 12; ++k) cv::v_store(hidden + 4 * k, cv::v_max(acc[k], cv::v_setzero_f32()));
+    for (int k = 0; k < 12; ++k)
+        cv::v_store(hidden + 4 * k, cv::v_max(acc[k], cv::v_setzero_f32()));
     for (int o = 0; o < 2; ++o) {
         float z = b2[o];
         for (int j = 0; j < 48; ++j) z += w2[o * 48 + j] * hidden[j];
@@ -192,7 +203,8 @@ bool gateWeights(cv::dnn::Net& net, cv::Mat& w1t, cv::Mat& b1, cv::Mat& w2, cv::
     for (const auto& name : net.getLayerNames()) {
         const auto layer = net.getLayer(name);
         if (const auto* p = dynamic_cast<cv::dnn::PoolingLayer*>(layer.get())) {
-            if (p->type != 1 /* AVE */ || p->kernel_size != std::vector<size_t>{2, 2} || p->strides != std::vector<size_t>{2, 2})
+            if (p->type != 1 /* AVE */ || p->kernel_size != std::vector<size_t>{2, 2} ||
+                p->strides != std::vector<size_t>{2, 2})
                 return false;
             ++pools;
         } else if (layer->type == "InnerProduct") {
@@ -201,9 +213,12 @@ bool gateWeights(cv::dnn::Net& net, cv::Mat& w1t, cv::Mat& b1, cv::Mat& w2, cv::
             return false;
         }
     }
-    if (pools != 1 || dense.size() != 2 || dense[0]->blobs.size() < 2 || dense[1]->blobs.size() < 2) return false;
+    if (pools != 1 || dense.size() != 2 || dense[0]->blobs.size() < 2 || dense[1]->blobs.size() < 2)
+        return false;
     const cv::Mat a = dense[0]->blobs[0].reshape(1, 48), c = dense[1]->blobs[0].reshape(1, 2);
-    if (dense[0]->blobs[0].total() != 48 * 240 || dense[1]->blobs[0].total() != 2 * 48 || a.type() != CV_32F) return false;
+    if (dense[0]->blobs[0].total() != 48 * 240 || dense[1]->blobs[0].total() != 2 * 48 ||
+        a.type() != CV_32F)
+        return false;
     w1t = a.t();
     b1 = dense[0]->blobs[1].reshape(1, 1).clone();
     w2 = c.clone();
@@ -211,35 +226,38 @@ bool gateWeights(cv::dnn::Net& net, cv::Mat& w1t, cv::Mat& b1, cv::Mat& w2, cv::
     return b1.total() == 48 && b2.total() == 2;
 }
 
-// The first block's weights from the loaded whole reader, when its first three layers are that block
-// (the tail file is cut from the same net by models/training/split_reader.py).
+// The first block's weights from the loaded whole reader, when its first three layers are that
+// block (the tail file is cut from the same net by models/training/split_reader.py).
 bool firstBlockWeights(cv::dnn::Net& net, cv::Mat& w, cv::Mat& b) {
     const std::vector<cv::String> names = net.getLayerNames();
     if (names.size() < 3) return false;
-    const auto conv = net.getLayer(names[0]), relu = net.getLayer(names[1]), pool = net.getLayer(names[2]);
+    const auto conv = net.getLayer(names[0]), relu = net.getLayer(names[1]),
+               pool = net.getLayer(names[2]);
     const auto* c = dynamic_cast<cv::dnn::ConvolutionLayer*>(conv.get());
     const auto* p = dynamic_cast<cv::dnn::PoolingLayer*>(pool.get());
     if (!c || !p || relu->type != "ReLU" || conv->blobs.size() < 2) return false;
     if (c->kernel_size != std::vector<size_t>{3, 3} || c->strides != std::vector<size_t>{1, 1} ||
         c->pads_begin != std::vector<size_t>{1, 1} || c->pads_end != std::vector<size_t>{1, 1})
         return false;
-    if (p->type != 0 /* MAX */ || p->kernel_size != std::vector<size_t>{2, 2} || p->strides != std::vector<size_t>{2, 2})
+    if (p->type != 0 /* MAX */ || p->kernel_size != std::vector<size_t>{2, 2} ||
+        p->strides != std::vector<size_t>{2, 2})
         return false;
     w = conv->blobs[0].reshape(1, 1).clone();
     b = conv->blobs[1].reshape(1, 1).clone();
     return w.total() == 16 * 9 && b.total() == 16 && w.type() == CV_32F && b.type() == CV_32F;
 }
 
-// A test batch for the hand-computed layers (checked against dnn when the models load): 8 patches of
-// noise and 8 smooth ramps (across or down the patch), as real normalised patches are 0..1.
+// A test batch for the hand-computed layers (checked against dnn when the models load): 8 patches
+// of noise and 8 smooth ramps (across or down the patch), as real normalised patches are 0..1.
 cv::Mat probeBatch(std::uint64_t seed, bool across) {
     cv::Mat probe(16, kPatchRows * kPatchCols, CV_32F);
     cv::RNG rng(seed);
     rng.fill(probe, cv::RNG::UNIFORM, 0.f, 1.f);
     for (int r = 8; r < 16; ++r)
         for (int k = 0; k < kPatchRows * kPatchCols; ++k)
-            probe.at<float>(r, k) = across ? float((k % kPatchCols) * (r - 7)) / float(kPatchCols * 8)
-                                           : float((k / kPatchCols) * (r - 7)) / float(kPatchRows * 8);
+            probe.at<float>(r, k) = across
+                                        ? float((k % kPatchCols) * (r - 7)) / float(kPatchCols * 8)
+                                        : float((k / kPatchCols) * (r - 7)) / float(kPatchRows * 8);
     return probe;
 }
 
@@ -256,15 +274,18 @@ struct IndexReader::Impl {
     // the gate computed here (same weights), when its net is the perceptron it is trained as
     bool ownGate = false;
     cv::Mat g1t, gb1, g2, gb2;
-    void (*gateFn)(const float*, const float*, const float*, const float*, const float*, float*) = gateBlock;
+    void (*gateFn)(const float*, const float*, const float*, const float*, const float*,
+                   float*) = gateBlock;
 
     // n x 2 gate probabilities ("not an index", "index") of the normalised patches
     cv::Mat gateRows(const cv::Mat& all, int h, int w) {
-        if (!ownGate || h != kPatchRows || w != kPatchCols) return forward(gate, all, nullptr, h, w);
+        if (!ownGate || h != kPatchRows || w != kPatchCols)
+            return forward(gate, all, nullptr, h, w);
         cv::Mat out(all.rows, 2, CV_32F);
         for (int k = 0; k < all.rows; ++k) {
             float z[2];
-            gateFn(all.ptr<float>(k), g1t.ptr<float>(), gb1.ptr<float>(), g2.ptr<float>(), gb2.ptr<float>(), z);
+            gateFn(all.ptr<float>(k), g1t.ptr<float>(), gb1.ptr<float>(), g2.ptr<float>(),
+                   gb2.ptr<float>(), z);
             const float p1 = 1.f / (1.f + std::exp(z[0] - z[1]));
             out.at<float>(k, 0) = 1.f - p1;
             out.at<float>(k, 1) = p1;
@@ -283,8 +304,8 @@ struct IndexReader::Impl {
             int dims[4] = {m, 16, 20, 12};
             cv::Mat pooled(4, dims, CV_32F);
             for (int k = 0; k < m; ++k)
-                block(all.ptr<float>(which[std::size_t(start + k)]), w1.ptr<float>(), b1.ptr<float>(),
-                      pooled.ptr<float>() + std::size_t(k) * kPooled);
+                block(all.ptr<float>(which[std::size_t(start + k)]), w1.ptr<float>(),
+                      b1.ptr<float>(), pooled.ptr<float>() + std::size_t(k) * kPooled);
             tail.setInput(pooled);
             cv::Mat prob = tail.forward();
             out.push_back(prob.reshape(1, m));
@@ -293,16 +314,19 @@ struct IndexReader::Impl {
     }
 };
 
-IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std::make_shared<Impl>()) {
+IndexReader::IndexReader(const std::string& modelDir, bool wideSimd)
+    : impl_(std::make_shared<Impl>()) {
 #ifdef NERTZ_READER_AVX2
-    const bool avx2 = wideSimd && cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
+    const bool avx2 =
+        wideSimd && cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
 #else
     (void)wideSimd;
 #endif
     impl_->reader = loadNet(std::filesystem::path(modelDir) / kIndexModelFile);
     impl_->gate = loadNet(std::filesystem::path(modelDir) / kGateModelFile);
-    // The gate computed here instead of by dnn (4 ms for 2,560 patches there, much of it copying them
-    // in; 1-2.5 ms here), when its net is the expected perceptron and agrees with dnn on a test batch.
+    // The gate computed here instead of by dnn (4 ms for 2,560 patches there, much of it copying
+    // them in; 1-2.5 ms here), when its net is the expected perceptron and agrees with dnn on a
+    // test batch.
     if (gateWeights(impl_->gate, impl_->g1t, impl_->gb1, impl_->g2, impl_->gb2)) {
 #ifdef NERTZ_READER_AVX2
         if (avx2) impl_->gateFn = detail::gateAvx2;
@@ -311,13 +335,16 @@ IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std
         const cv::Mat theirs = forward(impl_->gate, probe, nullptr, kPatchRows, kPatchCols);
         impl_->ownGate = true;
         const cv::Mat ours = impl_->gateRows(probe, kPatchRows, kPatchCols);
-        impl_->ownGate = ours.size() == theirs.size() && cv::norm(ours, theirs, cv::NORM_INF) < 1e-4;
+        impl_->ownGate =
+            ours.size() == theirs.size() && cv::norm(ours, theirs, cv::NORM_INF) < 1e-4;
     }
     // The split reader, when its tail file is there and agrees with the whole net on a test batch
     // (a tail left from another training run would not): else the whole net reads, as before.
     const std::filesystem::path tailFile = std::filesystem::path(modelDir) / kIndexTailModelFile;
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(tailFile, ec) || !firstBlockWeights(impl_->reader, impl_->w1, impl_->b1)) return;
+    if (!std::filesystem::is_regular_file(tailFile, ec) ||
+        !firstBlockWeights(impl_->reader, impl_->w1, impl_->b1))
+        return;
     try {
         impl_->tail = loadNet(tailFile);
     } catch (const ModelError&) {
@@ -333,7 +360,8 @@ IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std
     impl_->split = true;
     try {
         const cv::Mat parts = impl_->readRows(probe, rows, kPatchRows, kPatchCols);
-        impl_->split = parts.size() == whole.size() && parts.type() == whole.type() && cv::norm(parts, whole, cv::NORM_INF) < 1e-4;
+        impl_->split = parts.size() == whole.size() && parts.type() == whole.type() &&
+                       cv::norm(parts, whole, cv::NORM_INF) < 1e-4;
     } catch (const cv::Exception&) {  // a tail of another shape
         impl_->split = false;
     }
@@ -342,11 +370,16 @@ IndexReader::IndexReader(const std::string& modelDir, bool wideSimd) : impl_(std
                   << " (models/training/split_reader.py writes it); reading with the whole net\n";
 }
 
-bool IndexReader::split() const { return impl_->split; }
+bool IndexReader::split() const {
+    return impl_->split;
+}
 
-bool IndexReader::ownGate() const { return impl_->ownGate; }
+bool IndexReader::ownGate() const {
+    return impl_->ownGate;
+}
 
-std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches, float gateThreshold) {
+std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,
+                                            float gateThreshold) {
     std::vector<PatchReading> out(patches.size());
     if (patches.empty()) return out;
     const int h = patches[0].rows, w = patches[0].cols;

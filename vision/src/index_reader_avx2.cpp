@@ -37,9 +37,10 @@ void firstBlockAvx2(const float* in, const float* w, const float* b, float* out)
         }
 }
 
-// The gate (2x2 average pool to 20x12, 240 -> 48 ReLU, 48 -> 2): its two output logits for one patch.
-// `w1t` is the first layer's weights transposed (240 x 48), `w2` the second's (2 x 48).
-void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2, float* logits) {
+// The gate (2x2 average pool to 20x12, 240 -> 48 ReLU, 48 -> 2): its two output logits for one
+// patch. `w1t` is the first layer's weights transposed (240 x 48), `w2` the second's (2 x 48).
+void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
+              float* logits) {
     alignas(32) float pooled[240];
     averagePool2x2(in, pooled);
     __m256 acc[6];
@@ -47,10 +48,12 @@ void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w
     for (int i = 0; i < 240; ++i) {
         const __m256 x = _mm256_set1_ps(pooled[i]);
         const float* wr = w1t + i * 48;
-        for (int k = 0; k < 6; ++k) acc[k] = _mm256_fmadd_ps(x, _mm256_loadu_ps(wr + 8 * k), acc[k]);
+        for (int k = 0; k < 6; ++k)
+            acc[k] = _mm256_fmadd_ps(x, _mm256_loadu_ps(wr + 8 * k), acc[k]);
     }
     alignas(32) float hidden[48];
-    for (int k = 0; k < 6; ++k) _mm256_store_ps(hidden + 8 * k, _mm256_max_ps(acc[k], _mm256_setzero_ps()));
+    for (int k = 0; k < 6; ++k)
+        _mm256_store_ps(hidden + 8 * k, _mm256_max_ps(acc[k], _mm256_setzero_ps()));
     for (int o = 0; o < 2; ++o) {
         float z = b2[o];
         for (int j = 0; j < 48; ++j) z += w2[o * 48 + j] * hidden[j];

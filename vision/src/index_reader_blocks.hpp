@@ -1,5 +1,5 @@
-// Shared by the 4-lane (index_reader.cpp) and AVX2 (index_reader_avx2.cpp) versions of the layers the
-// corner-index reader computes itself; internal to nertz::vision.
+// Shared by the 4-lane (index_reader.cpp) and AVX2 (index_reader_avx2.cpp) versions of the layers
+// the corner-index reader computes itself; internal to nertz::vision.
 #pragma once
 
 namespace nertz::vision::detail {

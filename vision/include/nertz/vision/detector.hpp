@@ -16,10 +16,10 @@ namespace nertz::vision {
 
 // One corner index read in the picture.
 struct IndexReading {
-    cv::Rect2f box;            // axis-aligned box around the index, image pixels
+    cv::Rect2f box;  // axis-aligned box around the index, image pixels
     cv::Point2f centre;
-    cv::Point2f up;            // unit vector from pip to rank glyph (the card's "up" at this corner)
-    float scale = 0.f;         // rank-to-pip distance, image pixels
+    cv::Point2f up;     // unit vector from pip to rank glyph (the card's "up" at this corner)
+    float scale = 0.f;  // rank-to-pip distance, image pixels
     scoring::Card face;
     float confidence = 0.f;
 };
@@ -41,13 +41,16 @@ struct Detection {
 };
 
 struct DetectorOptions {
-    std::string modelDir;          // empty: resolveModelDir()
-    float minConfidence = 0.80f;   // an index is reported at or above this probability (calibrated: models/MODEL.md)
-    float gateThreshold = 0.30f;   // patches the pre-filter rates less likely an index are not read (MODEL.md)
-    // The picture is brought to a working size first: larger ones are shrunk to workMaxSide on their
-    // longest side, smaller ones enlarged (bicubic) to workMinSide (0: never). Tiny corner indices
-    // (4-6 px glyphs on a 640 px webcam export, or a far camera's lake) are read far more often at
-    // these sizes than at 1024 / none (models/MODEL.md, "Working size"); the cost grows with the area.
+    std::string modelDir;  // empty: resolveModelDir()
+    float minConfidence =
+        0.80f;  // an index is reported at or above this probability (calibrated: models/MODEL.md)
+    float gateThreshold =
+        0.30f;  // patches the pre-filter rates less likely an index are not read (MODEL.md)
+    // The picture is brought to a working size first: larger ones are shrunk to workMaxSide on
+    // their longest side, smaller ones enlarged (bicubic) to workMinSide (0: never). Tiny corner
+    // indices (4-6 px glyphs on a 640 px webcam export, or a far camera's lake) are read far more
+    // often at these sizes than at 1024 / none (models/MODEL.md, "Working size"); the cost grows
+    // with the area.
     int workMaxSide = 1280;
     int workMinSide = 960;
     bool findOutlines = true;
@@ -56,7 +59,7 @@ struct DetectorOptions {
 
 // Owns the loaded models; detect() may be called for frame after frame (not concurrently).
 class Detector {
-public:
+  public:
     explicit Detector(DetectorOptions options = {});  // throws ModelError when a model is missing
 
     // Any 8/16-bit, 1/3/4-channel picture; throws ImageError for empty or oversized ones.
@@ -64,7 +67,7 @@ public:
 
     const DetectorOptions& options() const noexcept { return options_; }
 
-private:
+  private:
     DetectorOptions options_;
     ProposalParams params_;
     IndexReader reader_;
@@ -78,12 +81,14 @@ private:
 // an index sits on its card: with two corners half a turn apart the card spans them; with one, its
 // far sides are looked for as colour steps across the card. Nothing when no card-shaped outline is
 // found. `bgr`: the picture the indices were read in (8-bit BGR, same pixels).
-std::optional<Quad> outlineFromIndices(const cv::Mat& bgr, const std::vector<IndexReading>& indices);
+std::optional<Quad> outlineFromIndices(const cv::Mat& bgr,
+                                       const std::vector<IndexReading>& indices);
 
 // True when a and b read like the two corner indices of one card: printed half a turn apart, each
 // below the other as it reads, 3-16 rank-to-pip distances apart.
 bool oppositeCorners(const IndexReading& a, const IndexReading& b);
 
-std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices, const std::vector<CardOutline>& outlines);
+std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
+                                       const std::vector<CardOutline>& outlines);
 
 }  // namespace nertz::vision

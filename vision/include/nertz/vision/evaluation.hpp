@@ -30,26 +30,35 @@ struct CardScore {
     long truePositives = 0;
     long falsePositives = 0;
     long falseNegatives = 0;
-    double precision() const { return truePositives + falsePositives ? double(truePositives) / (truePositives + falsePositives) : 1.0; }
-    double recall() const { return truePositives + falseNegatives ? double(truePositives) / (truePositives + falseNegatives) : 1.0; }
+    double precision() const {
+        return truePositives + falsePositives
+                   ? double(truePositives) / (truePositives + falsePositives)
+                   : 1.0;
+    }
+    double recall() const {
+        return truePositives + falseNegatives
+                   ? double(truePositives) / (truePositives + falseNegatives)
+                   : 1.0;
+    }
     double f1() const {
         double p = precision(), r = recall();
         return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
     }
 };
 
-// Adds one picture's comparison to score; confusions gets "TRUTH->PREDICTED" counts for pictures where
-// a truth was missed and a wrong face reported (paired in order), "missed:X" and "extra:X" otherwise.
-void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted, CardScore& score,
-                std::map<std::string, long>& confusions);
+// Adds one picture's comparison to score; confusions gets "TRUTH->PREDICTED" counts for pictures
+// where a truth was missed and a wrong face reported (paired in order), "missed:X" and "extra:X"
+// otherwise.
+void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted,
+                CardScore& score, std::map<std::string, long>& confusions);
 
 // Card outlines against a synthetic set's own labels (`nertzref-cli synth` writes cards/NAME.json
 // beside images/): a face-up card showing at least half of itself, with a corner index in view, is
 // outlined when a reported quadrilateral covers it with IoU >= 0.7; a reported quadrilateral is
 // right when it covers some labelled card (face or back) so.
 struct OutlineScore {
-    long cards = 0, outlined = 0;     // labelled face-up cards, and those outlined
-    long reported = 0, onACard = 0;   // reported outlines, and those on a labelled card
+    long cards = 0, outlined = 0;    // labelled face-up cards, and those outlined
+    long reported = 0, onACard = 0;  // reported outlines, and those on a labelled card
     double recall() const { return cards ? double(outlined) / double(cards) : 1.0; }
     double precision() const { return reported ? double(onACard) / double(reported) : 1.0; }
 };
@@ -62,6 +71,7 @@ struct LabelledOutline {
 
 double quadIoU(const Quad& a, const Quad& b);
 
-void scoreOutlines(const std::vector<LabelledOutline>& truth, const std::vector<Quad>& reported, OutlineScore& score);
+void scoreOutlines(const std::vector<LabelledOutline>& truth, const std::vector<Quad>& reported,
+                   OutlineScore& score);
 
 }  // namespace nertz::vision

@@ -1,5 +1,6 @@
 // Reads corner-index patches: a cheap gate CNN drops most non-index patches, then a small CNN (both
-// ONNX, run by cv::dnn) names the face (52 classes, scoring::Card::index() order) or "not an index" (52).
+// ONNX, run by cv::dnn) names the face (52 classes, scoring::Card::index() order) or "not an index"
+// (52).
 #pragma once
 
 #include <memory>
@@ -16,11 +17,12 @@ namespace nertz::vision {
 
 // A trained model file is missing or unreadable; what() names the file and how to get it.
 class ModelError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
-// The model directory: `explicitDir` when not empty, else $NERTZ_MODEL_DIR, else the source tree's models/.
+// The model directory: `explicitDir` when not empty, else $NERTZ_MODEL_DIR, else the source tree's
+// models/.
 std::string resolveModelDir(const std::string& explicitDir = {});
 
 inline constexpr int kNotIndexClass = 52;
@@ -46,13 +48,15 @@ void normalisePatch(const cv::Mat& patch8u, float* dst);
 scoring::Card cardOfClass(int cls);
 
 class IndexReader {
-public:
-    // Loads modelDir/index_cnn.onnx and index_gate.onnx; throws ModelError when one is missing or broken.
-    // wideSimd false: the hand-computed layers use 4-lane vectors even where AVX2 is there (tests).
+  public:
+    // Loads modelDir/index_cnn.onnx and index_gate.onnx; throws ModelError when one is missing or
+    // broken. wideSimd false: the hand-computed layers use 4-lane vectors even where AVX2 is there
+    // (tests).
     explicit IndexReader(const std::string& modelDir, bool wideSimd = true);
 
-    // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch. Patches whose
-    // gate probability of "index" is below gateThreshold are not read (face nullopt, confidence 0).
+    // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch. Patches
+    // whose gate probability of "index" is below gateThreshold are not read (face nullopt,
+    // confidence 0).
     std::vector<PatchReading> read(const std::vector<cv::Mat>& patches, float gateThreshold = 0.f);
 
     // Whether the reader's first block is computed here and the rest by kIndexTailModelFile.
@@ -60,7 +64,7 @@ public:
     // Whether the gate is computed here (from kGateModelFile's weights) rather than by dnn.
     bool ownGate() const;
 
-private:
+  private:
     struct Impl;
     std::shared_ptr<Impl> impl_;
 };
