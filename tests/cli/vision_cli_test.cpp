@@ -101,3 +101,48 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     EXPECT_EQ(notAFolder.code, 2);
     EXPECT_NE(notAFolder.err.find("/nonexistent/folder"), std::string::npos) << notAFolder.err;
 }
+
+// A folder laid out like a synthetic set (cards/NAME.json beside images/) gets its outlines scored;
+// a broken cards file is named, with exit code 2 and nothing on stdout.
+TEST(VisionCli, EvalScoresOutlinesWhereTheFolderLabelsThemAndNamesABrokenLabelFile) {
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const fs::path d = fs::temp_directory_path() / "nertz_eval_outlines";
+    fs::remove_all(d);
+    fs::create_directories(d / "images");
+    fs::create_directories(d / "labels");
+    fs::create_directories(d / "cards");
+    const std::string stem = "WIN_20240627_11_36_36_Pro";
+    fs::copy_file(kTable / "images" / (stem + ".jpg"), d / "images" / (stem + ".jpg"));
+    fs::copy_file(kTable / "labels" / (stem + ".txt"), d / "labels" / (stem + ".txt"));
+    fs::copy_file(kTable.parent_path() / "classes.txt", d / "classes.txt");
+    // the four of clubs on the left of that photo, as drawn by hand (its outline, reading order)
+    {
+        std::ofstream f(d / "cards" / (stem + ".json"));
+        f << R"({"cards":[{"face":"4C","side":"face","visible_fraction":1.0,)"
+          << R"("quad":[[138,183],[240,170],[252,398],[146,423]],)"
+          << R"("indices":[{"visible":true}]}]})";
+    }
+    const auto r = runCli({"eval", d.string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    ASSERT_TRUE(j.contains("outlines")) << r.out;
+    EXPECT_EQ(j["outlines"]["cards"].get<int>(), 1);
+    // outlined from its corner indices (IoU 0.80 with the hand-drawn outline)
+    EXPECT_EQ(j["outlines"]["outlined"].get<int>(), 1) << r.out;
+    EXPECT_GE(j["outlines"]["reported"].get<int>(), 1);
+    const auto before = runCli({"eval", d.string(), "--json", "--no-index-outlines"});
+    ASSERT_EQ(before.code, 0) << before.err;
+    EXPECT_EQ(Json::parse(before.out)["outlines"]["outlined"].get<int>(), 0) << before.out;
+
+    {
+        std::ofstream f(d / "cards" / (stem + ".json"));
+        // three corners missing
+        f << R"({"cards":[{"face":"4C","side":"face","quad":[[138,183]]}]})";
+    }
+    const auto broken = runCli({"eval", d.string(), "--json"});
+    EXPECT_EQ(broken.code, 2);
+    EXPECT_NE(broken.err.find(stem + ".json"), std::string::npos) << broken.err;
+    EXPECT_TRUE(broken.out.empty()) << broken.out;
+    fs::remove_all(d);
+}
+
