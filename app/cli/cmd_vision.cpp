@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "nertz/io/json.hpp"
 #include "nertz/scoring/error.hpp"
 #include "nertz/vision.hpp"
 
@@ -133,8 +133,7 @@ std::optional<std::vector<vision::LabelledOutline>> labelledOutlines(const std::
     if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
     std::vector<vision::LabelledOutline> out;
     try {
-        std::ifstream in(file);
-        const json j = json::parse(in);
+        const io::Json j = io::readJsonFile(file.string());
         for (const auto& c : j.at("cards")) {
             vision::LabelledOutline o;
             for (std::size_t k = 0; k < 4; ++k)

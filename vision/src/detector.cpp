@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/image_io.hpp"
 
 namespace nertz::vision {
@@ -93,9 +94,7 @@ Detection Detector::detect(const cv::Mat& image) {
         std::vector<double> readAreas;
         for (DetectedCard& c : result.cards) {
             if (c.face && !c.quad) c.quad = outlineFromIndices(bgr, c.indices);
-            if (c.face && c.quad)
-                readAreas.push_back(
-                    cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())));
+            if (c.face && c.quad) readAreas.push_back(quadArea(*c.quad));
         }
         // An outline with no index in it, far smaller than the read cards (a key of a keyboard, a
         // phone's button: four-sided and bright, but a quarter of a card) is not a card.
@@ -104,9 +103,7 @@ Detection Detector::detect(const cv::Mat& image) {
                              readAreas.end());
             const double cardArea = readAreas[readAreas.size() / 2];
             std::erase_if(result.cards, [&](const DetectedCard& c) {
-                return !c.face && c.quad &&
-                       cv::contourArea(std::vector<cv::Point2f>(c.quad->begin(), c.quad->end())) <
-                           0.4 * cardArea;
+                return !c.face && c.quad && quadArea(*c.quad) < 0.4 * cardArea;
             });
         }
     }

@@ -8,6 +8,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "sample_bgr.hpp"
+
 namespace nertz::vision {
 
 // Two indices at opposite corners of one card: a card's indices are printed turned half a turn from
@@ -121,23 +123,6 @@ CornerFrame frameOf(const IndexReading& r) {
     return f;
 }
 
-// BGR of the picture at a sub-pixel point (bilinear, clamped to the picture).
-cv::Vec3f colourAt(const cv::Mat& bgr, cv::Point2f p) {
-    const float x = std::clamp(p.x, 0.f, float(bgr.cols - 1)),
-                y = std::clamp(p.y, 0.f, float(bgr.rows - 1));
-    const int x0 = std::min(int(x), std::max(0, bgr.cols - 2)),
-              y0 = std::min(int(y), std::max(0, bgr.rows - 2));
-    const int x1 = std::min(x0 + 1, bgr.cols - 1), y1 = std::min(y0 + 1, bgr.rows - 1);
-    const float fx = x - float(x0), fy = y - float(y0);
-    const cv::Vec3b &a = bgr.at<cv::Vec3b>(y0, x0), &b = bgr.at<cv::Vec3b>(y0, x1),
-                    &c = bgr.at<cv::Vec3b>(y1, x0), &e = bgr.at<cv::Vec3b>(y1, x1);
-    cv::Vec3f out;
-    for (int k = 0; k < 3; ++k)
-        out[k] = (1 - fy) * ((1 - fx) * float(a[k]) + fx * float(b[k])) +
-                 fy * ((1 - fx) * float(c[k]) + fx * float(e[k]));
-    return out;
-}
-
 // The card's far side along `along` from `origin`: between lo and hi (pixels), the line across the
 // card (points origin + along t + across s, s in [s0, s1]) where the colour steps along `along`
 // hold over most of its length (the median of 11 points: a pip or a glyph steps at one or two of
@@ -151,8 +136,8 @@ float farSide(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f along, cv::Poi
         float steps[11];
         for (int k = 0; k < 11; ++k) {
             const cv::Point2f p = origin + along * t + across * (s0 + (s1 - s0) * float(k) / 10.f);
-            const cv::Vec3f a = colourAt(bgr, p - along * delta),
-                            b = colourAt(bgr, p + along * delta);
+            const cv::Vec3f a = detail::sampleBgr(bgr, p - along * delta),
+                            b = detail::sampleBgr(bgr, p + along * delta);
             steps[k] =
                 (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2])) / 3.f;
         }

@@ -10,9 +10,12 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "../sample_bgr.hpp"
+
 namespace nertz::vision {
 
 namespace {
+using detail::sampleBgr;
 
 struct Blob {
     std::vector<cv::Point> contour;
@@ -999,22 +1002,6 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
 // border (a back's own frame is drawn inside it; a side partly under another card gives points off
 // the line), and the sides' lines meet in the new corners. A side with no line keeps its place (or
 // follows the opposite side); an outline that comes out other than card-like keeps the old one.
-
-// BGR value of the picture at a sub-pixel point (bilinear; clamped to the picture).
-inline cv::Vec3f sampleBgr(const cv::Mat& bgr, cv::Point2f p) {
-    const float x = std::clamp(p.x, 0.f, float(bgr.cols - 1) - 1e-3f);
-    const float y = std::clamp(p.y, 0.f, float(bgr.rows - 1) - 1e-3f);
-    const int x0 = int(x), y0 = int(y);
-    const int x1 = std::min(x0 + 1, bgr.cols - 1), y1 = std::min(y0 + 1, bgr.rows - 1);
-    const float fx = x - float(x0), fy = y - float(y0);
-    const cv::Vec3b* r0 = bgr.ptr<cv::Vec3b>(y0);
-    const cv::Vec3b* r1 = bgr.ptr<cv::Vec3b>(y1);
-    cv::Vec3f out;
-    for (int c = 0; c < 3; ++c)
-        out[c] = (1 - fy) * ((1 - fx) * float(r0[x0][c]) + fx * float(r0[x1][c])) +
-                 fy * ((1 - fx) * float(r1[x0][c]) + fx * float(r1[x1][c]));
-    return out;
-}
 
 // The unit normal of the side from `a` to `b` of a card whose middle is `centre`, pointing out of it.
 cv::Point2f outwardNormal(cv::Point2f a, cv::Point2f b, cv::Point2f centre) {
