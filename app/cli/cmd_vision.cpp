@@ -131,9 +131,9 @@ std::optional<std::vector<vision::LabelledOutline>> labelledOutlines(const std::
         image.parent_path().parent_path() / "cards" / (image.stem().string() + ".json");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+    const io::Json j = io::readJsonFile(file.string());  // names the file when it can't be read
     std::vector<vision::LabelledOutline> out;
     try {
-        const io::Json j = io::readJsonFile(file.string());
         for (const auto& c : j.at("cards")) {
             vision::LabelledOutline o;
             for (std::size_t k = 0; k < 4; ++k)
