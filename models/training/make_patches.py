@@ -236,6 +236,8 @@ def main():
     ap.add_argument('art'); ap.add_argument('out')
     ap.add_argument('--scenes', type=int, default=2000); ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--designs', default='train', help="'train', 'heldout' or a comma list")
+    ap.add_argument('--extra-art', action='append', default=[],
+                    help='another folder of designs laid out like the cache (render_kde_trimmed.py); repeatable')
     ap.add_argument('--neg-ratio', type=float, default=3.0)
     ap.add_argument('--small-frac', type=float, default=0.5, help='share of scenes with small cards (indices 6-14 px)')
     ap.add_argument('--dark-frac', type=float, default=0.3, help='share of scenes with dark-faced (inverted, tinted) decks')
@@ -251,6 +253,13 @@ def main():
     if not os.path.isfile(os.path.join(a.art, 'manifest.json')):
         sys.exit(f'{a.art}: no card-art cache (render it with render_card_art.sh)')
     names = sorted(d for d in os.listdir(a.art) if os.path.isdir(os.path.join(a.art, d, 'faces')))
+    where = {n: a.art for n in names}
+    for extra in a.extra_art:   # render_kde_trimmed.py: KDE designs render_card_art.sh skips
+        for d in sorted(os.listdir(extra)):
+            if os.path.isdir(os.path.join(extra, d, 'faces')) and d not in where:
+                where[d] = extra
+                names.append(d)
+    names.sort()
     names = [n for n in names if n not in NEVER]
     if a.designs == 'train':
         names = [n for n in names if n not in HELD_OUT_DESIGNS]
@@ -260,7 +269,7 @@ def main():
         names = a.designs.split(',')
     decks = []
     for n in names:
-        cells = load_cardart(os.path.join(a.art, n))
+        cells = load_cardart(os.path.join(where.get(n, a.art), n))
         if cells is None:
             print(f'{n}: incomplete, skipped', file=sys.stderr)
             continue

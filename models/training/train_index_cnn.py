@@ -13,7 +13,7 @@ The augmentation draws from a CPU generator on either device, so a GPU run sees 
 recall per threshold and the gate threshold that keeps 99.5% of the index patches. Seeded.
 """
 import split_reader
-import argparse, os, sys, time
+import argparse, copy, os, shutil, sys, time
 import numpy as np
 import torch
 import torch.nn as nn
@@ -115,8 +115,41 @@ def augment(xb, g):
     return xb.clamp(0, 1)
 
 
+def load_exported(net, path):
+    """Sets net's weights from an ONNX file this script exported (index_cnn.onnx or index_gate.onnx).
+    The export folds each BatchNorm into the convolution before it; here the convolution gets the
+    folded weights and its BatchNorm becomes the identity plus the folded bias (mean 0, variance
+    1 - eps, scale 1), and is marked to stay frozen in training (bn_frozen): a fine-tune then starts
+    from exactly the exported reader."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(path)
+    w = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in m.graph.initializer}
+    convs = [[w[i] for i in n.input if i in w] for n in m.graph.node if n.op_type == 'Conv']
+    gemms = [[w[i] for i in n.input if i in w] for n in m.graph.node if n.op_type == 'Gemm']
+    tconv = [c for c in net.modules() if isinstance(c, nn.Conv2d)]
+    tbn = [b for b in net.modules() if isinstance(b, nn.BatchNorm2d)]
+    tlin = [l for l in net.modules() if isinstance(l, nn.Linear)]
+    if len(convs) != len(tconv) or len(gemms) != len(tlin):
+        sys.exit(f'{path}: not a {type(net).__name__} export ({len(convs)} convolutions, {len(gemms)} dense layers)')
+    with torch.no_grad():
+        for (cw, cb), c, b in zip(convs, tconv, tbn):
+            if cw.shape != c.weight.shape:
+                sys.exit(f'{path}: convolution of shape {tuple(cw.shape)} where {tuple(c.weight.shape)} is expected')
+            c.weight.copy_(cw); b.weight.fill_(1); b.bias.copy_(cb); b.running_mean.zero_(); b.running_var.fill_(1 - b.eps)
+        for (lw, lb), l in zip(gemms, tlin):
+            if lw.shape != l.weight.shape:
+                sys.exit(f'{path}: dense layer of shape {tuple(lw.shape)} where {tuple(l.weight.shape)} is expected')
+            l.weight.copy_(lw); l.bias.copy_(lb)
+    net.bn_frozen = True
+    print(f'started from {path}', file=sys.stderr)
+    return net
+
+
 def export(net, path, classes):
-    net.eval()
+    # a copy: torch 1.13's exporter changed the BatchNorms of a reader started from an export
+    # (--init-reader) in place, and the calibration report after it read wrong
+    net = copy.deepcopy(net).eval()
     torch.onnx.export(WithSoftmax(net), torch.zeros(1, 1, 40, 24), path, opset_version=11,
                       input_names=['patch'], output_names=['prob'], dynamic_axes={'patch': {0: 'n'}, 'prob': {0: 'n'}})
     print(f'wrote {path} ({classes} classes)', file=sys.stderr)
@@ -156,6 +189,10 @@ def fit(net, x, y, epochs, seed, minutes, name, batch=256, lr=4e-3, device='cpu'
     t0 = time.time(); step = 0; progress = 0.0
     for ep in range(epochs):
         net.train(); perm = torch.randperm(len(y), generator=g); tot = 0; correct = 0; seen = 0
+        if getattr(net, 'bn_frozen', False):   # started from an export: its folded BatchNorms stay fixed
+            for m in net.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.eval()
         for k in range(0, len(y), batch):
             progress = max(step / steps, (time.time() - t0) / (60 * minutes))
             if progress >= 1:
@@ -225,6 +262,9 @@ def main():
     ap.add_argument('--device', default='cpu', help="torch device for the forward and backward passes ('cuda' on a GPU machine)")
     ap.add_argument('--no-export', action='store_true', help='save the weights (.pt) but write no ONNX')
     ap.add_argument('--from-state', action='store_true', help='load OUTDIR/*.pt instead of training; export and report')
+    ap.add_argument('--init-reader', help='fine-tune: start the reader from this exported index_cnn.onnx')
+    ap.add_argument('--lr', type=float, default=4e-3, help='peak learning rate of the reader (a fine-tune wants less)')
+    ap.add_argument('--gate-from', help='keep this exported index_gate.onnx (no gate training; copied to OUTDIR)')
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed); np.random.seed(a.seed)
@@ -237,18 +277,25 @@ def main():
     print(f'{len(y)} training patches ({(y < 52).sum().item()} index), {nval} for calibration', file=sys.stderr)
     os.makedirs(a.outdir, exist_ok=True)
     if not a.gate_only:
-        net = trained(IndexNet(), os.path.join(a.outdir, 'index_cnn.pt'), a.from_state,
-                      lambda n: fit(n.to(a.device), x, y, a.epochs, a.seed, a.minutes, 'reader', device=a.device))
+        start = load_exported(IndexNet(), a.init_reader) if a.init_reader else IndexNet()
+        net = trained(start, os.path.join(a.outdir, 'index_cnn.pt'), a.from_state,
+                      lambda n: fit(n.to(a.device), x, y, a.epochs, a.seed, a.minutes, 'reader', lr=a.lr,
+                                    device=a.device))
         if not a.no_export:
             export(net, os.path.join(a.outdir, 'index_cnn.onnx'), 53)
             # the reader after its first block, which the C++ side computes itself (split_reader.py)
             split_reader.split(os.path.join(a.outdir, 'index_cnn.onnx'), os.path.join(a.outdir, 'index_cnn_tail.onnx'))
     torch.manual_seed(a.seed + 1)   # the gate starts alike whether or not the reader was trained first
-    gate = trained(GateNet(), os.path.join(a.outdir, 'index_gate.pt'), a.from_state,
-                   lambda n: fit(n.to(a.device), x, (y < 52).long(), a.gate_epochs, a.seed + 1, a.gate_minutes, 'gate',
-                                 batch=256, lr=5e-3, device=a.device))
-    if not a.no_export:
-        export(gate, os.path.join(a.outdir, 'index_gate.onnx'), 2)
+    if a.gate_from:
+        gate = load_exported(GateNet(), a.gate_from).eval()
+        if not a.no_export and os.path.abspath(a.gate_from) != os.path.abspath(os.path.join(a.outdir, 'index_gate.onnx')):
+            shutil.copyfile(a.gate_from, os.path.join(a.outdir, 'index_gate.onnx'))
+    else:
+        gate = trained(GateNet(), os.path.join(a.outdir, 'index_gate.pt'), a.from_state,
+                       lambda n: fit(n.to(a.device), x, (y < 52).long(), a.gate_epochs, a.seed + 1, a.gate_minutes,
+                                     'gate', batch=256, lr=5e-3, device=a.device))
+        if not a.no_export:
+            export(gate, os.path.join(a.outdir, 'index_gate.onnx'), 2)
     if a.gate_only:
         return
     gv = probs(gate, xv)
