@@ -33,6 +33,7 @@ struct VisionOptions {
     int workMinSize = vision::DetectorOptions{}.workMinSide;
     int limit = 0;
     bool noIndexOutlines = false;
+    bool noInkSuits = false;
 };
 
 std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
@@ -43,6 +44,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.workMaxSide = o.workSize;
     opts.workMinSide = o.workMinSize;
     opts.outlinesFromIndices = !o.noIndexOutlines;
+    opts.suitFromInk = !o.noInkSuits;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -271,6 +273,9 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
     cmd->add_flag("--no-index-outlines", o.noIndexOutlines,
                   "outline only cards whose whole edge stands out from the table, not read cards "
                   "from where their corner indices sit (the detector before 2026-11-23, night)");
+    cmd->add_flag("--no-ink-suits", o.noInkSuits,
+                  "read suits from the index alone, not also from the pip's ink colour (red: hearts "
+                  "or diamonds; black: clubs or spades; the detector before 2026-11-24)");
     cmd->add_option(
            "--work-min-size", o.workMinSize,
            "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")

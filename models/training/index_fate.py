@@ -12,7 +12,7 @@ its gate and reader probabilities, and reports from the cache:
   suits     for the indices not read right: rank right, suit wrong and the other way round; the suit
             read for each true suit by the card's orientation (upright / diagonal / sideways)
   colour    card level with the pip's ink colour as a constraint: red ink -> hearts or diamonds,
-            neutral ink -> clubs or spades (MODEL.md, "Faces, 2026-11-24": measured, not used)
+            neutral ink -> clubs or spades (the detector's pip_colour.cpp; MODEL.md, "Faces, 2026-11-24")
 
 usage: index_fate.py cache DIR CACHE.pkl [--models DIR]
        index_fate.py fate|suits CACHE.pkl
@@ -32,6 +32,7 @@ RANKS = 'A 2 3 4 5 6 7 8 9 10 J Q K'.split()
 SUITS = 'CDHS'
 WORK_MIN, WORK_MAX = 960, 1280       # DetectorOptions::workMinSide / workMaxSide
 GATE, MIN_CONF = 0.30, 0.80          # DetectorOptions::gateThreshold / minConfidence
+RED_HUE = (10.0, 60.0)               # Lab hue of red ink (degrees from +a towards +b)
 NOT_FACES = ('BACK', 'BLACK JOKER', 'RED JOKER')
 
 
@@ -193,7 +194,7 @@ def colour(res, folder, red_chroma, neutral_chroma):
             ax, ay, bx, by = r['cands'][i]
             ink = pip_ink(lab, bx, by, np.hypot(bx - ax, by - ay))
             if ink is None or ink[2] < 10: continue
-            if ink[0] > red_chroma and (ink[1] < 60 or ink[1] > 330): allowed = (1, 2); fired['red ink'] += 1
+            if ink[0] > red_chroma and RED_HUE[0] <= ink[1] <= RED_HUE[1]: allowed = (1, 2); fired['red ink'] += 1
             elif ink[0] < neutral_chroma: allowed = (0, 3); fired['neutral ink'] += 1
             else: continue
             keep = np.zeros(52, np.float32)
@@ -210,7 +211,7 @@ def main():
     ap.add_argument('what', choices=['cache', 'fate', 'suits', 'colour'])
     ap.add_argument('args', nargs='+')
     ap.add_argument('--models', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-    ap.add_argument('--red-chroma', type=float, default=10)
+    ap.add_argument('--red-chroma', type=float, default=12)
     ap.add_argument('--neutral-chroma', type=float, default=4, help='0: no neutral-ink rule')
     a = ap.parse_args()
     if a.what == 'cache':

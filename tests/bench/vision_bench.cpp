@@ -16,7 +16,9 @@ static void BM_Detect1280x720(benchmark::State& state) {
     cv::Mat frame(720, 1280, CV_8UC3);
     cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
     cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
-    nertz::vision::Detector detector;
+    nertz::vision::DetectorOptions options;
+    options.suitFromInk = state.range(0) != 0;  // /1: as shipped; /0: without the pip-ink suit check
+    nertz::vision::Detector detector(options);
     std::size_t cards = 0;
     for (auto _ : state) {
         auto d = detector.detect(frame);
@@ -25,6 +27,6 @@ static void BM_Detect1280x720(benchmark::State& state) {
     }
     state.counters["cards"] = double(cards);
 }
-BENCHMARK(BM_Detect1280x720)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_Detect1280x720)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 BENCHMARK_MAIN();

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -302,21 +303,21 @@ TEST(Detector, AnOutlineAroundSeveralFacesIsNoCardsOutline) {
 TEST(RealCards, WebcamTableAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    // reader v3 at the 960-1280 px working size on this subset: precision 0.907, recall 0.767
-    // (v2 at 1024 px: 0.855 / 0.577)
+    // reader v3 at the 960-1280 px working size with the pip's ink on this subset: precision 0.904,
+    // recall 0.786 (without the ink 0.907 / 0.767; v2 at 1024 px: 0.855 / 0.577)
     CardScore s = scoreGroup("webcam_table", 2);
     EXPECT_GE(s.precision(), 0.88) << "tp " << s.truePositives << " fp " << s.falsePositives;
-    EXPECT_GE(s.recall(), 0.74) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+    EXPECT_GE(s.recall(), 0.76) << "tp " << s.truePositives << " fn " << s.falseNegatives;
 }
 
 TEST(RealCards, PhoneAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    // reader v3 at the 960-1280 px working size on this subset: precision 0.924, recall 0.836
-    // (v2 at 1024 px: 0.862 / 0.767)
+    // reader v3 at the 960-1280 px working size with the pip's ink on this subset: precision 0.912,
+    // recall 0.849 (without the ink 0.924 / 0.836; v2 at 1024 px: 0.862 / 0.767)
     CardScore s = scoreGroup("phone", 6);
     EXPECT_GE(s.precision(), 0.89) << "tp " << s.truePositives << " fp " << s.falsePositives;
-    EXPECT_GE(s.recall(), 0.79) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+    EXPECT_GE(s.recall(), 0.81) << "tp " << s.truePositives << " fn " << s.falseNegatives;
 }
 
 // On webcam_table/WIN_20240627_11_36_36_Pro.jpg a keyboard fills the lower quarter; its keys are
@@ -336,6 +337,31 @@ TEST(RealCards, KeysOfAKeyboardAreNoCards) {
         EXPECT_LT(top, 480.f) << "an outline in the keyboard (below y 480 of 640)";
     }
     EXPECT_GE(read, 5);
+}
+
+// webcam_table photos where the pip's ink decides: on WIN_20240627_12_48_18_Pro a black two is read
+// as the two of diamonds (no two of diamonds is in the picture) unless the ink rules the diamonds
+// out; on WIN_20240627_17_19_45_Pro the two of diamonds and the two of spades, both labelled, are
+// read only with it (models/MODEL.md, "Faces, 2026-11-24").
+TEST(RealCards, ThePipsInkDecidesTheSuitsColour) {
+    NERTZ_REQUIRE_MODEL();
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    DetectorOptions without;
+    without.suitFromInk = false;
+    Detector plain(without);
+    auto faces = [](Detector& d, const std::string& name) {
+        std::set<std::string> out;
+        for (const auto& c : d.detect(loadImage(kReal + "/webcam_table/images/" + name)).cards)
+            if (c.face) out.insert(c.face->name());
+        return out;
+    };
+    const std::string wrongRed = "WIN_20240627_12_48_18_Pro.jpg", twos = "WIN_20240627_17_19_45_Pro.jpg";
+    EXPECT_TRUE(faces(plain, wrongRed).count("2D"));
+    EXPECT_FALSE(faces(detector(), wrongRed).count("2D"));
+    const auto before = faces(plain, twos), after = faces(detector(), twos);
+    EXPECT_FALSE(before.count("2D") || before.count("2S"));
+    EXPECT_TRUE(after.count("2D") && after.count("2S"));
+    for (const std::string& f : before) EXPECT_TRUE(after.count(f)) << f << " lost to the ink";
 }
 
 // The reader split in two (its first block computed by hand, the rest from index_cnn_tail.onnx)

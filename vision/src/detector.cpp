@@ -9,6 +9,7 @@
 
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/image_io.hpp"
+#include "nertz/vision/pip_colour.hpp"
 
 namespace nertz::vision {
 
@@ -42,6 +43,19 @@ Detection Detector::detect(const cv::Mat& image) {
     patches.reserve(cands.size());
     for (const IndexCandidate& c : cands) patches.push_back(cutIndexPatch(pyr, c, params_));
     std::vector<PatchReading> readings = reader_.read(patches, options_.gateThreshold);
+    const float inv = float(1.0 / scale);
+    if (options_.suitFromInk && !colourless(bgr)) {
+        // the pip's ink in the picture as given (the working copy may be enlarged)
+        for (std::size_t i = 0; i < readings.size(); ++i) {
+            PatchReading& r = readings[i];
+            if (!r.passedGate) continue;
+            float index = 0.f;
+            for (float p : r.faces) index += p;
+            if (index < options_.minConfidence) continue;  // no face of it can reach minConfidence
+            const cv::Point2f a = cands[i].a * inv, b = cands[i].b * inv;
+            conditionOnInk(r, pipInk(bgr, b, std::hypot(b.x - a.x, b.y - a.y)));
+        }
+    }
 
     // 3. confident readings, best first; one per place (non-maximum suppression)
     std::vector<IndexReading> found;
@@ -51,7 +65,6 @@ Detection Detector::detect(const cv::Mat& image) {
             order.push_back(i);
     std::sort(order.begin(), order.end(),
               [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
-    const float inv = float(1.0 / scale);
     for (std::size_t i : order) {
         const IndexCandidate& c = cands[i];
         cv::Point2f a = c.a * inv, b = c.b * inv;

@@ -399,6 +399,7 @@ std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,
         int best = int(std::max_element(row, row + prob.cols) - row);
         PatchReading& r = out[std::size_t(kept[k])];
         r.passedGate = true;
+        std::copy(row, row + 52, r.faces.begin());
         r.confidence = row[best];
         if (best != kNotIndexClass) r.face = cardOfClass(best);
     }

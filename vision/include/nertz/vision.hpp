@@ -10,6 +10,8 @@
 //   cutIndexPatch                                   polarities, each cut as an upright patch
 //   IndexReader                index_reader.hpp     small CNN (models/index_cnn.onnx via cv::dnn):
 //                                                   52 faces or "not an index"
+//   pipInk, conditionOnInk     pip_colour.hpp       a red pip is a heart or diamond, a black one a
+//                                                   club or spade
 //   groupIndices               detector.hpp         two corners of one card -> one card
 //   Detector::detect           detector.hpp         all of the above: picture -> Detection
 //   loadLabelledFolder,        evaluation.hpp       card-level precision / recall on labelled
@@ -31,3 +33,4 @@
 #include "nertz/vision/image_io.hpp"
 #include "nertz/vision/index_proposals.hpp"
 #include "nertz/vision/index_reader.hpp"
+#include "nertz/vision/pip_colour.hpp"

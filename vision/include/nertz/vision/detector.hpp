@@ -55,6 +55,9 @@ struct DetectorOptions {
     int workMinSide = 960;
     bool findOutlines = true;
     bool outlinesFromIndices = true;  // a read card without an outline gets one from its indices
+    // A reading's suit must agree with its pip's ink: red -> hearts / diamonds, neutral -> clubs /
+    // spades (pip_colour.hpp); not in colourless (grayscale) pictures.
+    bool suitFromInk = true;
 };
 
 // Owns the loaded models; detect() may be called for frame after frame (not concurrently).

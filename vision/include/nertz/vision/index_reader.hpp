@@ -3,6 +3,7 @@
 // (52).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -33,11 +34,13 @@ inline constexpr const char* kGateModelFile = "index_gate.onnx";
 inline constexpr const char* kIndexTailModelFile = "index_cnn_tail.onnx";
 
 // One patch's answer: the most likely face (nullopt: not an index) and its probability;
-// passedGate: false when the pre-filter dropped it (the reader did not run on it).
+// passedGate: false when the pre-filter dropped it (the reader did not run on it). faces: the
+// probability of each of the 52 faces (classifier order; zeros when the gate dropped the patch).
 struct PatchReading {
     std::optional<scoring::Card> face;
     float confidence = 0.f;
     bool passedGate = false;
+    std::array<float, 52> faces{};
 };
 
 // The reader's input for one patch: stretched between its 5th and 95th percentile (linear

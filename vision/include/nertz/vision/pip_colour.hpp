@@ -1,0 +1,32 @@
+// The colour of a corner index's suit pip, as evidence for the suit: red ink is a heart or a
+// diamond, neutral (black, grey) ink a club or a spade. The reader tells small clubs from spades
+// and hearts from diamonds well but mixes the colours on webcam pictures (models/MODEL.md,
+// "Faces, 2026-11-24: the pip's ink colour").
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include "nertz/vision/index_reader.hpp"
+
+namespace nertz::vision {
+
+enum class PipInk { Unknown, Red, Neutral };
+
+// Whether a picture carries no colour to speak of (a grayscale photo or export): fewer than 1% of
+// its pixels (every 8th row and column) reach Lab chroma 12. Pip colour says nothing there.
+bool colourless(const cv::Mat& bgr);
+
+// The ink at a pip centred at `pip`, with `d` the index's rank-to-pip distance (pixels of `bgr`,
+// 8-bit BGR): the median Lab colour within 0.12 d of the centre against the median of the ring
+// 0.35-0.5 d out (the card's paper). Red: chroma above 12 at a hue of 10-60 degrees (from +a
+// towards +b); neutral: chroma below 4; Unknown otherwise, where the centre is not 10 (of 255)
+// lightness levels off the paper (no ink there), or where the ring leaves the picture.
+PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d);
+
+// The reading given the ink: the faces of the suits the ink rules out get no probability, the
+// others share the reader's index probability in proportion (the reader's p(rank) p(suit),
+// conditioned on the ink's suits), and face / confidence are taken again. Unknown ink, or a patch
+// the gate dropped, changes nothing.
+void conditionOnInk(PatchReading& reading, PipInk ink);
+
+}  // namespace nertz::vision
