@@ -17,7 +17,7 @@ its gate and reader probabilities, and reports from the cache:
 usage: index_fate.py cache DIR CACHE.pkl [--models DIR]
        index_fate.py fate|suits CACHE.pkl
        index_fate.py colour CACHE.pkl DIR [--red-chroma C] [--neutral-chroma C]
-Needs python3-opencv and python3-numpy (Debian); run with /usr/bin/python3.
+Needs python3-opencv, python3-numpy and python3-torch (Debian); run with /usr/bin/python3.
 """
 import argparse, os, pickle, sys
 from collections import Counter
@@ -27,6 +27,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import proposals as P  # noqa: E402
+from train_index_cnn import normalise  # noqa: E402  (the reader's patch stretch)
 
 RANKS = 'A 2 3 4 5 6 7 8 9 10 J Q K'.split()
 SUITS = 'CDHS'
@@ -38,15 +39,6 @@ NOT_FACES = ('BACK', 'BLACK JOKER', 'RED JOKER')
 
 def face(k):
     return '-' if k == 52 else RANKS[k % 13] + SUITS[k // 13]
-
-
-def normalise(x):
-    """Per-patch stretch between the 5th and 95th percentiles (train_index_cnn.normalise)."""
-    x = x.astype(np.float32)
-    flat = x.reshape(len(x), -1)
-    lo = np.percentile(flat, 5, axis=1)[:, None, None]
-    hi = np.percentile(flat, 95, axis=1)[:, None, None]
-    return np.clip((x - lo) / np.maximum(hi - lo, 8.0), 0, 1).astype(np.float32)
 
 
 def forward(net, x):
