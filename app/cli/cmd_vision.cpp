@@ -273,9 +273,10 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
     cmd->add_flag("--no-index-outlines", o.noIndexOutlines,
                   "outline only cards whose whole edge stands out from the table, not read cards "
                   "from where their corner indices sit (the detector before 2026-11-23, night)");
-    cmd->add_flag("--no-ink-suits", o.noInkSuits,
-                  "read suits from the index alone, not also from the pip's ink colour (red: hearts "
-                  "or diamonds; black: clubs or spades; the detector before 2026-11-24)");
+    cmd->add_flag(
+        "--no-ink-suits", o.noInkSuits,
+        "read suits from the index alone, not also from the pip's ink colour (red: hearts "
+        "or diamonds; black: clubs or spades; the detector before 2026-11-24)");
     cmd->add_option(
            "--work-min-size", o.workMinSize,
            "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")

@@ -17,7 +17,8 @@ static void BM_Detect1280x720(benchmark::State& state) {
     cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
     cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
     nertz::vision::DetectorOptions options;
-    options.suitFromInk = state.range(0) != 0;  // /1: as shipped; /0: without the pip-ink suit check
+    // /1: as shipped; /0: without the pip-ink suit check
+    options.suitFromInk = state.range(0) != 0;
     nertz::vision::Detector detector(options);
     std::size_t cards = 0;
     for (auto _ : state) {

@@ -355,7 +355,8 @@ TEST(RealCards, ThePipsInkDecidesTheSuitsColour) {
             if (c.face) out.insert(c.face->name());
         return out;
     };
-    const std::string wrongRed = "WIN_20240627_12_48_18_Pro.jpg", twos = "WIN_20240627_17_19_45_Pro.jpg";
+    const std::string wrongRed = "WIN_20240627_12_48_18_Pro.jpg",
+                      twos = "WIN_20240627_17_19_45_Pro.jpg";
     EXPECT_TRUE(faces(plain, wrongRed).count("2D"));
     EXPECT_FALSE(faces(detector(), wrongRed).count("2D"));
     const auto before = faces(plain, twos), after = faces(detector(), twos);
