@@ -85,7 +85,6 @@ def main():
     out = sys.argv[1]
     want = set(sys.argv[2:])
     os.makedirs(out, exist_ok=True)
-    kept = []
     for d in sorted(glob.glob(os.path.join(KDE, 'svg-*'))):
         name = 'kde-' + os.path.basename(d)[4:]
         if (want and name not in want) or name in NOT_FRENCH:
@@ -95,10 +94,10 @@ def main():
             continue
         why = design(name, files[0], out)
         print(f'{name}: ' + ('kept' if why is None else 'skipped: ' + why), file=sys.stderr)
-        if why is None:
-            kept.append(name)
     with open(os.path.join(out, 'manifest.json'), 'w') as f:
-        json.dump({'designs': sorted(os.listdir(out) if not kept else kept), 'renderer': 'render_kde_trimmed.py'}, f, indent=1)
+        # every design the folder holds, also those of an earlier run over other designs
+        designs = sorted(d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d, 'faces')))
+        json.dump({'designs': designs, 'renderer': 'render_kde_trimmed.py'}, f, indent=1)
 
 
 if __name__ == '__main__':

@@ -10,6 +10,7 @@
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/image_io.hpp"
 #include "nertz/vision/pip_colour.hpp"
+#include "median.hpp"
 
 namespace nertz::vision {
 
@@ -116,9 +117,7 @@ Detection Detector::detect(const cv::Mat& image) {
         // An outline with no index in it, far smaller than the read cards (a key of a keyboard, a
         // phone's button: four-sided and bright, but a quarter of a card) is not a card.
         if (readAreas.size() >= 2) {
-            std::nth_element(readAreas.begin(), readAreas.begin() + long(readAreas.size() / 2),
-                             readAreas.end());
-            const double cardArea = readAreas[readAreas.size() / 2];
+            const double cardArea = detail::medianOf(std::move(readAreas));
             std::erase_if(result.cards, [&](const DetectedCard& c) {
                 return !c.face && c.quad && quadArea(*c.quad) < 0.4 * cardArea;
             });

@@ -8,6 +8,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "median.hpp"
+
 namespace nertz::vision {
 namespace {
 
@@ -20,12 +22,6 @@ cv::Mat labOf(std::vector<cv::Vec3b>& px) {
     cv::Mat lab;
     cv::cvtColor(cv::Mat(1, int(px.size()), CV_8UC3, px.data()), lab, cv::COLOR_BGR2Lab);
     return lab;
-}
-
-float median(std::vector<float>& v) {
-    auto mid = v.begin() + long(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    return *mid;
 }
 
 }  // namespace
@@ -75,16 +71,17 @@ PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d) {
     if (nInk == 0 || px.size() == nInk) return PipInk::Unknown;
     const cv::Mat lab = labOf(px);
     const cv::Vec3b* l = lab.ptr<cv::Vec3b>(0);
+    // median Lab of pixels [from, to) of the list, channel by channel
+    auto medianLab = [&](std::size_t from, std::size_t to, float out[3]) {
+        std::vector<float> v(to - from);
+        for (int c = 0; c < 3; ++c) {
+            for (std::size_t k = from; k < to; ++k) v[k - from] = float(l[k][c]);
+            out[c] = detail::medianOf(v);
+        }
+    };
     float in[3], pa[3];
-    std::vector<float> v;
-    for (int c = 0; c < 3; ++c) {
-        v.clear();
-        for (std::size_t k = 0; k < nInk; ++k) v.push_back(float(l[k][c]));
-        in[c] = median(v);
-        v.clear();
-        for (std::size_t k = nInk; k < px.size(); ++k) v.push_back(float(l[k][c]));
-        pa[c] = median(v);
-    }
+    medianLab(0, nInk, in);
+    medianLab(nInk, px.size(), pa);
     // OpenCV's 8-bit Lab: L scaled to 0..255 (the step is in those levels), a and b offset by 128
     if (std::abs(in[0] - pa[0]) < kMinInkStep) return PipInk::Unknown;
     const float a = in[1] - pa[1], b = in[2] - pa[2];

@@ -10,6 +10,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "../median.hpp"
 #include "../sample_bgr.hpp"
 
 namespace nertz::vision {
@@ -25,14 +26,6 @@ struct Blob {
     double fill = 0;   // area / the minimum-area box's area
     float aspect = 0;  // long side / short side of that box
 };
-
-// The median of `v` (upper median), 0 when it has fewer than `minCount` values.
-template <typename T>
-T medianOf(std::vector<T> v, std::size_t minCount = 1) {
-    if (v.empty() || v.size() < minCount) return T{};
-    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
 
 // A blob of `contour` (of `area` px) with its minimum-area box grown by `grow` px on every side,
 // that box's sides, the blob's fill of it and its aspect.
@@ -812,7 +805,7 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
     std::vector<float> longs;
     for (const auto& p : pieces)
         if (p.b.area >= minArea && cardShaped(p.b, options.pieceCardFill)) longs.push_back(p.b.longSide);
-    cardLong = longs.empty() ? fallbackCardLong : medianOf(longs);
+    cardLong = longs.empty() ? fallbackCardLong : detail::medianOf(longs);
     if (cardLong <= 0) return out;
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
     // A small piece that lies within one card's reach of a larger one (a finger or a card across
@@ -949,8 +942,8 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
                                 ? cv::contourArea(std::vector<cv::Point2f>(q.begin(), q.end()))
                                 : pieces[i].area);
     }
-    const double wholeArea = medianOf(quadAreas);
-    cardLong = longs.empty() ? fallbackCardLong : medianOf(longs);
+    const double wholeArea = detail::medianOf(quadAreas);
+    cardLong = longs.empty() ? fallbackCardLong : detail::medianOf(longs);
     if (cardLong <= 0) return out;
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
     // Two middles on one card (one cut by the picture's edge, or a bold motif): a piece that fits in
@@ -1360,7 +1353,7 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     // the card's size from the loose cards (median), else from the rows' thickness
     std::vector<float> longs;
     for (const auto& b : singles) longs.push_back(b.longSide);
-    const float looseCardLong = medianOf(longs);
+    const float looseCardLong = detail::medianOf(longs);
     // with no loose card, near card-shaped blobs (a card with a corner of another) give the size
     if (options.fitClusters && longs.empty())
         for (const auto& b : groups)
@@ -1375,11 +1368,11 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     else if (segmenter && options.pieces)
         pieceCards = segmentPieces(fg, edges, options, looseCardLong, pieceCardLong, pieceAnchors);
     const bool usePieces = pieceCardLong > 0;
-    const float cardLong = usePieces ? pieceCardLong : medianOf(longs);
+    const float cardLong = usePieces ? pieceCardLong : detail::medianOf(longs);
     // the median loose card's area (of 3 or more): a card-shaped blob twice that is two cards side by side
     std::vector<double> areas;
     for (const auto& b : singles) areas.push_back(b.area);
-    const double cardArea = medianOf(areas, 3);
+    const double cardArea = detail::medianOf(areas, 3);
     int row = 0;
     // Cards found at work scale go out in frame pixels; the cards of one row share a row number.
     auto emit = [&](std::vector<BackCandidate> cards, bool inRow) {
