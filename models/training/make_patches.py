@@ -187,6 +187,24 @@ def make_scene(rng, decks, H=480, W=None, small_frac=0.0, dark_frac=0.2, spread_
     return img, ids, cards
 
 
+def degrade(rng, img, glyph):
+    """Camera faults scaled to the cards' size, as on the webcam photos (a card held up and moved, a
+    far camera out of focus, a dim room): motion blur 0.1-0.8 of a glyph's height long, defocus of
+    sigma 0.05-0.25 of it, and dim light with a colour cast. glyph: rank-glyph height, scene pixels.
+    Float image in, float image out."""
+    if rng.random() < 0.4:
+        n = max(3, int(round(rng.uniform(0.1, 0.8) * glyph)) | 1)
+        k = np.zeros((n, n), np.float32); k[n // 2, :] = 1
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), rng.uniform(0, 180), 1.0), (n, n))
+        img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), max(0.5, rng.uniform(0.05, 0.25) * glyph))
+    if rng.random() < 0.4:
+        img = img * np.float32([rng.uniform(0.25, 0.7) * rng.uniform(0.7, 1.0) for _ in range(3)])
+        img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+    return img
+
+
 def photometric(rng, img):
     img = img * rng.uniform(0.4, 1.3) + rng.uniform(-40, 40)
     if rng.random() < 0.3:  # glare spot
@@ -243,6 +261,8 @@ def main():
     ap.add_argument('--dark-frac', type=float, default=0.3, help='share of scenes with dark-faced (inverted, tinted) decks')
     ap.add_argument('--spread-frac', type=float, default=0.35,
                     help='share of scenes laid out as spreads (rows of cards shifted by a strip each)')
+    ap.add_argument('--degrade-frac', type=float, default=0.0,
+                    help='share of scenes with camera faults scaled to the cards (motion blur, defocus, dim light; degrade())')
     ap.add_argument('--split-levels', type=int, default=pr.SPLIT_LEVELS,
                     help='pyramid levels whose oversized ink blobs are split (C++ ProposalParams::splitLevels)')
     ap.add_argument('--min-blob0', type=int, default=pr.MIN_BLOB0,
@@ -284,6 +304,8 @@ def main():
     for i in range(a.scenes):
         img, ids, cards = make_scene(rng, decks, small_frac=a.small_frac, dark_frac=a.dark_frac, spread_frac=a.spread_frac)
         H, W = img.shape[:2]
+        if a.degrade_frac > 0 and cards and rng.random() < a.degrade_frac:
+            img = degrade(rng, img, float(np.median([c[2] for c in cards])))
         img = photometric(rng, img)
         sx, sy = img.shape[1] / W, img.shape[0] / H
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)

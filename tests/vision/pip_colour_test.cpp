@@ -118,3 +118,25 @@ TEST(PipColour, AGrayscalePictureIsColourless) {
     EXPECT_TRUE(colourless(gray3));
     EXPECT_TRUE(colourless(cv::Mat(3, 3, CV_8UC3, cv::Scalar(128, 128, 128))));
 }
+
+TEST(PipColour, ALitKeysGlowIsNotACard) {
+    // a backlit keyboard's green or violet key glyph: lighter than its ground, strongly coloured
+    const cv::Point2f pip(60.f, 60.f);
+    EXPECT_EQ(pipInk(pipPicture({80, 255, 60}, {30, 30, 30}), pip, 18.f), PipInk::Glow);
+    EXPECT_EQ(pipInk(pipPicture({255, 60, 200}, {25, 20, 30}), pip, 18.f), PipInk::Glow);
+    EXPECT_EQ(pipInk(pipPicture({255, 170, 40}, {40, 30, 20}), pip, 18.f), PipInk::Glow);  // blue
+    // the light inks a dark-faced deck prints are no glow: white, gold, red
+    EXPECT_EQ(pipInk(pipPicture({235, 235, 235}, {40, 40, 40}), pip, 18.f), PipInk::Neutral);
+    EXPECT_NE(pipInk(pipPicture({60, 180, 220}, {20, 20, 20}), pip, 18.f), PipInk::Glow);  // gold
+    EXPECT_NE(pipInk(pipPicture({60, 60, 230}, {20, 20, 20}), pip, 18.f), PipInk::Glow);   // red
+    // a 4-colour deck's green or blue is printed darker than its paper: no glow either
+    EXPECT_NE(pipInk(pipPicture({40, 150, 40}), pip, 18.f), PipInk::Glow);
+    EXPECT_NE(pipInk(pipPicture({200, 90, 30}), pip, 18.f), PipInk::Glow);
+
+    // a glow reading is "not an index", however sure the reader was of its face
+    PatchReading r = reading({{"AH", 0.93f}, {"AD", 0.02f}});
+    ASSERT_TRUE(r.face);
+    conditionOnInk(r, PipInk::Glow);
+    EXPECT_FALSE(r.face);
+    EXPECT_FLOAT_EQ(std::accumulate(r.faces.begin(), r.faces.end(), 0.f), 0.f);
+}

@@ -15,6 +15,13 @@ namespace {
 
 constexpr float kRedChroma = 12.f, kNeutralChroma = 4.f, kMinInkStep = 10.f;
 constexpr float kRedHueLo = 10.f, kRedHueHi = 60.f;
+// Glow: the light ink's own chroma and hue (not against the ground: a lit key's glow tints it)
+constexpr float kGlowChroma = 25.f, kGlowHueLo = 110.f, kGlowHueHi = 340.f;
+
+float hueOf(float a, float b) {
+    float hue = std::atan2(b, a) * float(180.0 / CV_PI);
+    return hue < 0.f ? hue + 360.f : hue;
+}
 
 // Lab of a list of BGR pixels, as one row (pixel k at lab.ptr<cv::Vec3b>(0)[k]). OpenCV builds its
 // Lab tables on the first conversion of a process (tens of ms); later ones take ~1.5 us for 300.
@@ -84,10 +91,13 @@ PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d) {
     medianLab(nInk, px.size(), pa);
     // OpenCV's 8-bit Lab: L scaled to 0..255 (the step is in those levels), a and b offset by 128
     if (std::abs(in[0] - pa[0]) < kMinInkStep) return PipInk::Unknown;
+    if (in[0] > pa[0]) {
+        const float a = in[1] - 128.f, b = in[2] - 128.f, hue = hueOf(a, b);
+        if (std::hypot(a, b) > kGlowChroma && hue >= kGlowHueLo && hue <= kGlowHueHi)
+            return PipInk::Glow;
+    }
     const float a = in[1] - pa[1], b = in[2] - pa[2];
-    const float chroma = std::hypot(a, b);
-    float hue = std::atan2(b, a) * float(180.0 / CV_PI);
-    if (hue < 0.f) hue += 360.f;
+    const float chroma = std::hypot(a, b), hue = hueOf(a, b);
     if (chroma > kRedChroma && hue >= kRedHueLo && hue <= kRedHueHi) return PipInk::Red;
     if (chroma < kNeutralChroma) return PipInk::Neutral;
     return PipInk::Unknown;
@@ -95,6 +105,12 @@ PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d) {
 
 void conditionOnInk(PatchReading& reading, PipInk ink) {
     if (ink == PipInk::Unknown || !reading.passedGate) return;
+    if (ink == PipInk::Glow) {
+        reading.faces.fill(0.f);
+        reading.face.reset();
+        reading.confidence = 1.f;  // "not an index" takes the whole probability
+        return;
+    }
     // suits in classifier order: clubs, diamonds, hearts, spades
     const bool allowed[4] = {ink == PipInk::Neutral, ink == PipInk::Red, ink == PipInk::Red,
                              ink == PipInk::Neutral};

@@ -10,7 +10,9 @@
 
 namespace nertz::vision {
 
-enum class PipInk { Unknown, Red, Neutral };
+// Glow: the "pip" is lighter than its ground and of a strong colour no light-on-dark deck prints
+// (green, cyan, blue, violet; not red, gold or white): a lit key, a screen or a LED, never a card.
+enum class PipInk { Unknown, Red, Neutral, Glow };
 
 // Whether a picture carries no colour to speak of (a grayscale photo or export): fewer than 1% of
 // its pixels (every 8th row and column) reach Lab chroma 12. Pip colour says nothing there.
@@ -21,12 +23,14 @@ bool colourless(const cv::Mat& bgr);
 // 0.35-0.5 d out (the card's paper). Red: chroma above 12 at a hue of 10-60 degrees (from +a
 // towards +b); neutral: chroma below 4; Unknown otherwise, where the centre is not 10 (of 255)
 // lightness levels off the paper (no ink there), or where the ring leaves the picture.
+// Glow: the centre is lighter than the ring and its own Lab chroma is above 25 at a hue of 110-340
+// degrees.
 PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d);
 
 // The reading given the ink: the faces of the suits the ink rules out get no probability, the
 // others share the reader's index probability in proportion (the reader's p(rank) p(suit),
-// conditioned on the ink's suits), and face / confidence are taken again. Unknown ink, or a patch
-// the gate dropped, changes nothing.
+// conditioned on the ink's suits), and face / confidence are taken again. Glow makes the reading
+// "not an index". Unknown ink, or a patch the gate dropped, changes nothing.
 void conditionOnInk(PatchReading& reading, PipInk ink);
 
 }  // namespace nertz::vision
