@@ -12,7 +12,8 @@ its gate and reader probabilities, and reports from the cache:
   suits     for the indices not read right: rank right, suit wrong and the other way round; the suit
             read for each true suit by the card's orientation (upright / diagonal / sideways)
   colour    card level with the pip's ink colour as a constraint: red ink -> hearts or diamonds,
-            neutral ink -> clubs or spades (the detector's pip_colour.cpp; MODEL.md, "Faces, 2026-11-24")
+            neutral ink -> clubs or spades, a glow -> not an index (the detector's pip_colour.cpp;
+            MODEL.md, "Faces, 2026-11-24")
 
 usage: index_fate.py cache DIR CACHE.pkl [--models DIR]
        index_fate.py fate|suits CACHE.pkl
@@ -157,8 +158,10 @@ def suits(res):
 
 
 def pip_ink(lab, bx, by, d):
-    """(chroma, hue in degrees, lightness step) of the ink at the pip centre (bx, by) against the
-    paper around it (a ring 0.35-0.5 d out), in Lab; None at the picture's border."""
+    """(chroma, hue in degrees, lightness step, glow) of the ink at the pip centre (bx, by) against
+    the paper around it (a ring 0.35-0.5 d out), in Lab; None at the picture's border. glow: the
+    centre is lighter than the ring and its own colour is strong (chroma > 25) at a hue of 110-340
+    degrees: a lit key or a screen (pip_colour.cpp, PipInk::Glow)."""
     x0, x1 = int(np.floor(bx - d / 2)), int(np.ceil(bx + d / 2)) + 1
     y0, y1 = int(np.floor(by - d / 2)), int(np.ceil(by + d / 2)) + 1
     if x0 < 0 or y0 < 0 or x1 > lab.shape[1] or y1 > lab.shape[0]:
@@ -170,7 +173,9 @@ def pip_ink(lab, bx, by, d):
         return None
     ink, paper = np.median(core, 0), np.median(ring, 0)
     a, b = ink[1] - paper[1], ink[2] - paper[2]
-    return np.hypot(a, b), np.degrees(np.arctan2(b, a)) % 360, abs(ink[0] - paper[0])
+    own = np.degrees(np.arctan2(ink[2], ink[1])) % 360
+    glow = ink[0] > paper[0] and np.hypot(ink[1], ink[2]) > 25 and 110 <= own <= 340
+    return np.hypot(a, b), np.degrees(np.arctan2(b, a)) % 360, abs(ink[0] - paper[0]), glow
 
 
 def colour(res, folder, red_chroma, neutral_chroma):
@@ -186,6 +191,8 @@ def colour(res, folder, red_chroma, neutral_chroma):
             ax, ay, bx, by = r['cands'][i]
             ink = pip_ink(lab, bx, by, np.hypot(bx - ax, by - ay))
             if ink is None or ink[2] < 10: continue
+            if ink[3]:
+                q[i, :52] = 0; fired['glow'] += 1; continue
             if ink[0] > red_chroma and RED_HUE[0] <= ink[1] <= RED_HUE[1]: allowed = (1, 2); fired['red ink'] += 1
             elif ink[0] < neutral_chroma: allowed = (0, 3); fired['neutral ink'] += 1
             else: continue
