@@ -276,7 +276,8 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
     cmd->add_flag(
         "--no-ink-suits", o.noInkSuits,
         "read suits from the index alone, not also from the pip's ink colour (red: hearts "
-        "or diamonds; black: clubs or spades; the detector before 2026-11-24)");
+        "or diamonds; black: clubs or spades; a lit key's glow: no card; the detector before "
+        "2026-11-24)");
     cmd->add_option(
            "--work-min-size", o.workMinSize,
            "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")

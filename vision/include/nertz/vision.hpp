@@ -11,7 +11,7 @@
 //   IndexReader                index_reader.hpp     small CNN (models/index_cnn.onnx via cv::dnn):
 //                                                   52 faces or "not an index"
 //   pipInk, conditionOnInk     pip_colour.hpp       a red pip is a heart or diamond, a black one a
-//                                                   club or spade
+//                                                   club or spade, a lit key's glow no index
 //   groupIndices               detector.hpp         two corners of one card -> one card
 //   Detector::detect           detector.hpp         all of the above: picture -> Detection
 //   loadLabelledFolder,        evaluation.hpp       card-level precision / recall on labelled

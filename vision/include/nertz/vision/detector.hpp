@@ -56,7 +56,8 @@ struct DetectorOptions {
     bool findOutlines = true;
     bool outlinesFromIndices = true;  // a read card without an outline gets one from its indices
     // A reading's suit must agree with its pip's ink: red -> hearts / diamonds, neutral -> clubs /
-    // spades (pip_colour.hpp); not in colourless (grayscale) pictures.
+    // spades; a light green-to-violet glow (a lit key, a screen) is no index (pip_colour.hpp); not
+    // in colourless (grayscale) pictures.
     bool suitFromInk = true;
 };
 

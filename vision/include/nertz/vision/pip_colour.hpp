@@ -1,5 +1,5 @@
 // The colour of a corner index's suit pip, as evidence for the suit: red ink is a heart or a
-// diamond, neutral (black, grey) ink a club or a spade. The reader tells small clubs from spades
+// diamond, neutral (black, grey) ink a club or a spade; a light green-to-violet glow is no card. The reader tells small clubs from spades
 // and hearts from diamonds well but mixes the colours on webcam pictures (models/MODEL.md,
 // "Faces, 2026-11-24: the pip's ink colour").
 #pragma once
