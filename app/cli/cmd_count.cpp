@@ -166,10 +166,12 @@ io::Json countJson(const vi::DeckCount& c) {
 
 // Counts a video clip frame by frame; a clip that ends with a card in flight, or that cannot be
 // read on, keeps the count so far and says so.
-io::Json countVideo(const std::string& path, const vi::BackMatcher& matcher) {
+io::Json countVideo(const std::string& path, const vi::BackMatcher& matcher, bool spotOnly) {
     cv::VideoCapture cap(path);
     if (!cap.isOpened()) throw sc("INPUT", "cannot open video " + path);
-    vi::StreamCounter counter(matcher);
+    vi::StreamOptions options;
+    options.through = !spotOnly;
+    vi::StreamCounter counter(matcher, options);
     const auto t0 = std::chrono::steady_clock::now();
     cv::Mat frame;
     std::string problem;
@@ -370,7 +372,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string input;
             std::vector<std::string> backs;
             std::string decks;
-            bool json = false, tableMask = false;
+            bool json = false, tableMask = false, spotOnly = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd =
@@ -392,6 +394,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--table-mask", a->tableMask,
                       "pictures: tell cards from the table by its colour, not by the learnt "
                       "segmenter (models/back_seg.onnx)");
+        cmd->add_flag(
+            "--spot-only", a->spotOnly,
+            "videos: count only cards dealt onto a spot (counted when the view rests), not "
+            "also cards passing through the view (the counter before 2026-11-24)");
         cmd->callback([a, &ctx] {
             if (!a->backs.empty() && !a->decks.empty())
                 throw sc("decks", "give --decks (league file) or --back (files), not both");
@@ -400,7 +406,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             io::Json j;
             if (isVideo(a->input)) {
                 if (!fs::is_regular_file(a->input)) throw sc("INPUT", "no such file: " + a->input);
-                j = countVideo(a->input, matcher);
+                j = countVideo(a->input, matcher, a->spotOnly);
             } else {
                 vi::BackFinderOptions finder;
                 finder.learntMask = !a->tableMask;

@@ -229,6 +229,29 @@ def photometric(rng, img):
     return img
 
 
+def zoom_cut(rng, gray, cands, patches, z):
+    """Half of the cut patches cut again with the pair's A-B span scaled by exp(U(-z, z)) about its
+    middle, from the pyramid level the detector would take for that span. The detector cuts a patch
+    from the distance between the blobs' centres, so a design whose rank glyph is tall against that
+    distance (the phone close-ups' deck) gives a tighter patch than most training designs do; v3
+    read such patches right only within a narrow band of zooms (MODEL.md, v3.2)."""
+    levels = pr.pyramid(cv2.medianBlur(gray, 3))
+    out = list(patches)
+    for n, p in enumerate(patches):
+        if p is None or rng.random() >= 0.5:
+            continue
+        f = float(np.exp(rng.uniform(-z, z)))
+        ax, ay, bx, by, inv = cands[n]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        ax, ay, bx, by = mx + (ax - mx) * f, my + (ay - my) * f, mx + (bx - mx) * f, my + (by - my) * f
+        d = np.hypot(bx - ax, by - ay)
+        k = int(np.clip(np.round(np.log2(max(d, 1e-3) / pr.IDEAL_D)), 0, len(levels) - 1))
+        q = float(1 << k)
+        lev = 255 - levels[k] if inv else levels[k]
+        out[n] = pr.cut_patch(lev, ax / q, ay / q, bx / q, by / q)
+    return out
+
+
 def label_candidates(cands, cards, ids, scale_xy):
     """Class of each candidate (A centre, B centre): the card whose index it is, else 52."""
     sx, sy = scale_xy
@@ -263,6 +286,10 @@ def main():
                     help='share of scenes laid out as spreads (rows of cards shifted by a strip each)')
     ap.add_argument('--degrade-frac', type=float, default=0.0,
                     help='share of scenes with camera faults scaled to the cards (motion blur, defocus, dim light; degrade())')
+    ap.add_argument('--zoom-jitter', type=float, default=0.0,
+                    help='half of each kept patch (positive or not) is cut again at a zoom of exp(U(-Z, Z)) about '
+                         'the pair\'s middle, so the reader meets the rank-to-pip proportions of other designs '
+                         '(zoom_cut())')
     ap.add_argument('--split-levels', type=int, default=pr.SPLIT_LEVELS,
                     help='pyramid levels whose oversized ink blobs are split (C++ ProposalParams::splitLevels)')
     ap.add_argument('--min-blob0', type=int, default=pr.MIN_BLOB0,
@@ -319,6 +346,8 @@ def main():
             sel['labels'] = labels
             return keep
         cands, patches = pr.propose(gray, select)
+        if a.zoom_jitter > 0:
+            patches = zoom_cut(rng, gray, cands, patches, a.zoom_jitter)
         for k, p in enumerate(patches):
             if p is not None:
                 X.append(p); Y.append(sel['labels'][k])

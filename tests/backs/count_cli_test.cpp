@@ -12,6 +12,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
 
 #include "../cli/cli_runner.hpp"
 #include "nertz/synth/card_art.hpp"
@@ -121,6 +122,45 @@ TEST_F(CountCli, EnrolTwoColoursOfOneDesignThenCountATableByDeck) {
     const Json jo = Json::parse(only.out);
     EXPECT_EQ(jo["counts"], Json::parse(R"({"Ann-blue":3})")) << only.out;
     EXPECT_EQ(jo["unknown"], 2);
+}
+
+// A clip of cards passing through the view (issue 5, "stream ... through the view"), written as a
+// camera's MJPG file: `count CLIP --json` counts each card once, by deck, with the frame it was
+// counted in; `--spot-only` (the counter before) counts none of them, and says nothing is amiss.
+TEST_F(CountCli, CountsAClipOfCardsPassingThroughTheView) {
+    ASSERT_EQ(
+        run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code,
+        0);
+    ASSERT_EQ(run({"deck", "enroll", "--deck", "Bo-red", enrolmentPicture(red, 2, "red.png")}).code,
+              0);
+    vi::DealClipOptions o;
+    o.size = {640, 360};
+    o.cards = 12;
+    o.through = true;
+    const vi::DealClip clip = vi::renderDealClip({blue, red}, 31, o);
+    const std::string file = (dir / "through.avi").string();
+    {
+        cv::VideoWriter out(file, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0, o.size);
+        ASSERT_TRUE(out.isOpened());
+        for (const auto& f : clip.frames) out.write(f);
+    }
+    int blues = 0;
+    for (int d : clip.decks) blues += d == 0;
+    const auto r = run({"count", file, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["counts"]["Ann-blue"], blues) << r.out;
+    EXPECT_EQ(j["counts"]["Bo-red"], 12 - blues) << r.out;
+    EXPECT_EQ(j["unknown"], 0);
+    EXPECT_EQ(j["complete"], true);
+    ASSERT_EQ(j["cards"].size(), 12u);
+    for (const auto& c : j["cards"]) EXPECT_GT(c["frame"].get<int>(), 0);
+    const auto before = run({"count", file, "--json", "--spot-only"});
+    ASSERT_EQ(before.code, 0) << before.err;
+    const Json jb = Json::parse(before.out);
+    EXPECT_EQ(jb["unknown"].get<int>() + jb["counts"]["Ann-blue"].get<int>() +
+                  jb["counts"]["Bo-red"].get<int>(),
+              0);
 }
 
 // Without a league file: `backs enroll` writes a signature file, `count --back NAME=FILE` (repeated,

@@ -126,10 +126,101 @@ RenderedView renderEnrolmentView(const cv::Mat& back, std::uint64_t seed, cv::Si
     return v;
 }
 
+namespace {
+
+// A camera's flicker and sensor noise on a finished frame.
+void cameraLook(cv::RNG& rng, cv::Mat& frame) {
+    frame.convertTo(frame, CV_8UC3, rng.uniform(0.985, 1.015));
+    addNoise(rng, frame, 2.0);
+}
+
+DealClip renderThroughClip(const std::vector<cv::Mat>& backs, cv::RNG& rng,
+                           const DealClipOptions& o) {
+    DealClip clip;
+    const cv::Mat table = plainTable(rng, o.size);
+    const float h = float(o.size.height) * float(rng.uniform(0.28, 0.4));
+    // one path for the clip: across the longer side, either way, a little aslant
+    const bool across = o.size.width >= o.size.height;
+    const float sign = rng.uniform(0, 2) == 0 ? 1.f : -1.f;
+    const cv::Point2f mid(o.size.width * float(rng.uniform(0.4, 0.6)),
+                          o.size.height * float(rng.uniform(0.4, 0.6)));
+    cv::Point2f dir = across ? cv::Point2f(sign, float(rng.uniform(-0.15, 0.15)))
+                             : cv::Point2f(float(rng.uniform(-0.15, 0.15)), sign);
+    dir *= 1.f / std::hypot(dir.x, dir.y);
+    // from just outside one edge to just outside the other (the card's half diagonal beyond)
+    const float half =
+        0.5f * float(across ? o.size.width : o.size.height) / std::abs(across ? dir.x : dir.y) +
+        h * 0.75f;
+    const cv::Point2f entry = mid - dir * half, exit = mid + dir * half;
+    const int cross = std::max(2, o.crossFrames);
+    const float exposure = std::clamp(o.exposure, 0.f, 1.f);
+    const float smearPx = float(cv::norm(exit - entry)) / float(cross) * exposure;
+    struct Flight {
+        int deck, start;
+        float angle, spin, offset;
+    };
+    std::vector<Flight> flights;
+    for (int i = 0; i < o.cards; ++i) {
+        const int deck = rng.uniform(0, int(backs.size()));
+        clip.decks.push_back(deck);
+        flights.push_back({deck, i * o.framesPerCard, float(rng.uniform(-0.35, 0.35)),
+                           float(rng.uniform(-0.02, 0.02)), float(rng.uniform(-0.06, 0.06)) * h});
+    }
+    // now and then a hand reaches in from the bottom edge and back, carrying nothing
+    std::vector<int> reaches;
+    if (o.hands)
+        for (int t = 7; t < o.cards * o.framesPerCard; t += 25 + rng.uniform(0, 20))
+            reaches.push_back(t);
+    const int total =
+        (o.cards - 1) * o.framesPerCard + cross + 4;  // the last one gone, the view at rest
+    const cv::Point2f across90(-dir.y, dir.x);
+    for (int t = 0; t < total; ++t) {
+        if (o.stopAfterFrames >= 0 && t >= o.stopAfterFrames) break;
+        // the exposure: each card drawn at instants of it 2 px apart (at least seven), averaged
+        const int kInstants = std::clamp(int(std::ceil(smearPx / 2.f)) + 1, 7, 48);
+        cv::Mat acc(o.size, CV_32FC3, cv::Scalar::all(0));
+        for (int sub = 0; sub < kInstants; ++sub) {
+            cv::Mat f = table.clone();
+            const float when = float(t) + (float(sub) / float(kInstants - 1) - 0.5f) * exposure;
+            for (const Flight& fl : flights) {
+                const float u = (when - float(fl.start)) / float(cross);
+                if (u < 0.f || u > 1.f) continue;
+                const cv::Point2f c = entry + (exit - entry) * u + across90 * fl.offset;
+                const cv::Mat& back = backs[std::size_t(fl.deck)];
+                drawCard(f, back,
+                         cardPose(c, h, float(back.rows) / float(back.cols),
+                                  fl.angle + fl.spin * (when - float(fl.start))));
+            }
+            for (int r : reaches) {
+                const int k = t - r;
+                if (k < 0 || k > 3) continue;
+                const float reach =
+                    (k < 2 ? float(k + 1) : float(4 - k)) / 2.f;  // in, in, out, out
+                const cv::Point2f tip(
+                    o.size.width * (0.2f + 0.6f * float((r * 7919) % 100) / 100.f),
+                    float(o.size.height) * (1.f - 0.35f * reach));
+                cv::RNG skin(std::uint64_t(r) * 104729u + 3);
+                drawHand(skin, f, tip, h * 0.8f);
+            }
+            cv::Mat ff;
+            f.convertTo(ff, CV_32FC3);
+            acc += ff;
+        }
+        cv::Mat frame;
+        acc.convertTo(frame, CV_8UC3, 1.0 / kInstants);
+        cameraLook(rng, frame);
+        clip.frames.push_back(frame);
+    }
+    return clip;
+}
+
+}  // namespace
+
 DealClip renderDealClip(const std::vector<cv::Mat>& backs, std::uint64_t seed,
                         const DealClipOptions& o) {
     CV_Assert(!backs.empty());
     cv::RNG rng(seed * 6364136223846793005ull + 1442695040888963407ull);
+    if (o.through) return renderThroughClip(backs, rng, o);
     DealClip clip;
     cv::Mat table = plainTable(rng, o.size);
     const float h = float(o.size.height) * float(rng.uniform(0.28, 0.4));
@@ -160,9 +251,7 @@ DealClip renderDealClip(const std::vector<cv::Mat>& backs, std::uint64_t seed,
                     drawCard(table, back, cardPose(rest, h, aspect, angle));  // it lands
                 frame = table.clone();
             }
-            // a camera: light flicker and sensor noise
-            frame.convertTo(frame, CV_8UC3, rng.uniform(0.985, 1.015));
-            addNoise(rng, frame, 2.0);
+            cameraLook(rng, frame);  // light flicker and sensor noise
             clip.frames.push_back(frame);
         }
     }

@@ -454,6 +454,20 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
         s.descriptors.push_back(describeBack(blurred));
         s.descriptors.back().blur = sigma;
     }
+    // smeared by motion (a card passing through the view), four ways across the card
+    for (int k = 0; k < 4; ++k) {
+        const int len = std::max(3, int(std::lround(kEnrolmentSmear * float(rect.cols)))) | 1;
+        cv::Mat line = cv::Mat::zeros(len, len, CV_32F);
+        const double a = double(k) * CV_PI / 4.0, c = (len - 1) / 2.0;
+        cv::line(line, cv::Point2d(c - c * std::cos(a), c - c * std::sin(a)),
+                 cv::Point2d(c + c * std::cos(a), c + c * std::sin(a)), cv::Scalar(1.0), 1,
+                 cv::LINE_AA);
+        line /= cv::sum(line)[0];
+        cv::Mat smeared;
+        cv::filter2D(rect, smeared, -1, line, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+        s.descriptors.push_back(describeBack(smeared));
+        s.descriptors.back().blur = float(len) / std::sqrt(12.f);  // the smear's spread
+    }
     for (float wdt : {0.12f, 0.25f}) {
         s.descriptors.push_back(describeBack(rect, {0.f, wdt}));
         s.descriptors.push_back(describeBack(rect, {1.f - wdt, 1.f}));

@@ -32,6 +32,14 @@ struct DealClipOptions {
     int framesPerCard = 5;     // 15 fps and 3 cards a second
     bool hands = true;         // a hand carries each card in and covers part of the spot
     int stopAfterFrames = -1;  // >= 0: the clip is cut after this many frames (a camera that stops)
+    // Through the view instead of onto a spot: every framesPerCard frames a card enters at one edge
+    // and slides across to leave at the other in crossFrames frames (so about crossFrames /
+    // framesPerCard cards are in view at once), smeared along its motion like a camera's exposure;
+    // `hands` then adds a hand reaching in and out now and then, carrying nothing.
+    bool through = false;
+    int crossFrames = 10;
+    float exposure =
+        1.f / 3.f;  // through the view: the share of the frame interval a frame exposes
 };
 
 struct DealClip {
@@ -41,6 +49,8 @@ struct DealClip {
 
 // Cards of random decks (one of `backsBgra` each) dealt one at a time onto a spot: each card slides
 // in under a hand for two frames, then rests; the pile grows with every card slightly off square.
+// With options.through, the cards pass through the view instead and the clip ends on the empty
+// table once the last has left.
 DealClip renderDealClip(const std::vector<cv::Mat>& backsBgra, std::uint64_t seed,
                         const DealClipOptions& options = {});
 

@@ -118,9 +118,14 @@ inline constexpr float kSpectrumWeight = 0.3f;
 // Blurs applied to the enrolment view for the extra whole-card descriptors (rectified pixels).
 inline constexpr std::array<float, 2> kEnrolmentBlurs{0.7f, 1.2f};
 
-// The signature of one view of a deck: the whole card as seen and blurred by each of
-// kEnrolmentBlurs, and strips of 12% and 25% along either long edge. Throws SignatureError when the
-// quad is degenerate or mostly outside the picture.
+// Length of the motion smears applied to the enrolment view for four more whole-card descriptors
+// (share of the rectified card's width, across, along and both diagonals): a card passing through
+// the view at speed is smeared by about this much (StreamCounter).
+inline constexpr float kEnrolmentSmear = 0.25f;
+
+// The signature of one view of a deck: the whole card as seen, blurred by each of kEnrolmentBlurs
+// and smeared by kEnrolmentSmear four ways, and strips of 12% and 25% along either long edge.
+// Throws SignatureError when the quad is degenerate or mostly outside the picture.
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
 
 // Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs). Whole cards
