@@ -46,7 +46,7 @@ void StreamCounter::countCard(CountedCard c, int index, std::vector<CountedCard>
 
 void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
                            std::vector<CountedCard>& fresh) {
-    cv::Mat away = changed(small, reference_, options_.pixelThreshold);
+    cv::Mat away = changed(small, reference_, options_.followThreshold);
     clean(away);
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(away, labels, stats, centroids, 8, CV_32S);

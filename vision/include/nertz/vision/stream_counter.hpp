@@ -32,6 +32,9 @@ struct StreamOptions {
     // >= minCardViews such frames (1 finds a few more fast cards and counts a few twice: BACKS.md).
     // false: only cards dealt onto a spot are counted (the counter before 2026-11-24).
     bool through = true;
+    // a pixel differs from the rest view (the pieces followed): largest channel difference above
+    // this; lower than pixelThreshold, so that a card near the table's colour still shows whole
+    int followThreshold = 18;
     float cardFill = 0.85f;
     float movingFill = 0.75f;  // the same for a piece that moves (smeared at a slant)
     float minAspect = 1.2f, maxAspect = 1.9f;
