@@ -401,6 +401,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->callback([a, &ctx] {
             if (!a->backs.empty() && !a->decks.empty())
                 throw sc("decks", "give --decks (league file) or --back (files), not both");
+            if (a->spotOnly && !isVideo(a->input))
+                throw sc("spot-only", "applies to videos only, and " + a->input + " is a picture");
             const vi::BackMatcher matcher =
                 a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
             io::Json j;

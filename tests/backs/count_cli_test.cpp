@@ -161,6 +161,10 @@ TEST_F(CountCli, CountsAClipOfCardsPassingThroughTheView) {
     EXPECT_EQ(jb["unknown"].get<int>() + jb["counts"]["Ann-blue"].get<int>() +
                   jb["counts"]["Bo-red"].get<int>(),
               0);
+    // it means nothing for a picture: said, not ignored
+    const auto picture = run({"count", enrolmentPicture(blue, 3, "one.png"), "--spot-only"});
+    EXPECT_EQ(picture.code, 2);
+    EXPECT_NE(picture.err.find("spot-only"), std::string::npos) << picture.err;
 }
 
 // Without a league file: `backs enroll` writes a signature file, `count --back NAME=FILE` (repeated,
