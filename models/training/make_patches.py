@@ -236,6 +236,7 @@ def zoom_cut(rng, gray, cands, patches, z):
     distance (the phone close-ups' deck) gives a tighter patch than most training designs do; v3
     read such patches right only within a narrow band of zooms (MODEL.md, v3.2)."""
     levels = pr.pyramid(cv2.medianBlur(gray, 3))
+    inv_levels = [255 - lev for lev in levels]
     out = list(patches)
     for n, p in enumerate(patches):
         if p is None or rng.random() >= 0.5:
@@ -243,12 +244,8 @@ def zoom_cut(rng, gray, cands, patches, z):
         f = float(np.exp(rng.uniform(-z, z)))
         ax, ay, bx, by, inv = cands[n]
         mx, my = (ax + bx) / 2, (ay + by) / 2
-        ax, ay, bx, by = mx + (ax - mx) * f, my + (ay - my) * f, mx + (bx - mx) * f, my + (by - my) * f
-        d = np.hypot(bx - ax, by - ay)
-        k = int(np.clip(np.round(np.log2(max(d, 1e-3) / pr.IDEAL_D)), 0, len(levels) - 1))
-        q = float(1 << k)
-        lev = 255 - levels[k] if inv else levels[k]
-        out[n] = pr.cut_patch(lev, ax / q, ay / q, bx / q, by / q)
+        out[n] = pr.cut_candidate(levels, inv_levels, mx + (ax - mx) * f, my + (ay - my) * f,
+                                  mx + (bx - mx) * f, my + (by - my) * f, inv)
     return out
 
 

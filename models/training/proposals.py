@@ -116,9 +116,14 @@ def propose(gray, select=None):
     keep = range(len(cands)) if select is None else select(cands)
     patches = [None] * len(cands)
     for n in keep:
-        ax, ay, bx, by, inv = cands[n]
-        d = np.hypot(bx - ax, by - ay)
-        k = int(np.clip(np.round(np.log2(max(d, 1e-3) / IDEAL_D)), 0, len(levels) - 1))
-        q = float(1 << k)
-        patches[n] = cut_patch((inv_levels if inv else levels)[k], ax / q, ay / q, bx / q, by / q)
+        patches[n] = cut_candidate(levels, inv_levels, *cands[n])
     return cands, patches
+
+
+def cut_candidate(levels, inv_levels, ax, ay, bx, by, inv):
+    """The patch of the pair A (ax, ay) - B (bx, by) (level-0 pixels), from the pyramid level its
+    distance is best cut at (C++ cutIndexPatch); inv_levels: the levels inverted (light ink)."""
+    d = np.hypot(bx - ax, by - ay)
+    k = int(np.clip(np.round(np.log2(max(d, 1e-3) / IDEAL_D)), 0, len(levels) - 1))
+    q = float(1 << k)
+    return cut_patch((inv_levels if inv else levels)[k], ax / q, ay / q, bx / q, by / q)

@@ -174,14 +174,15 @@ DealClip renderThroughClip(const std::vector<cv::Mat>& backs, cv::RNG& rng,
     const int total =
         (o.cards - 1) * o.framesPerCard + cross + 4;  // the last one gone, the view at rest
     const cv::Point2f across90(-dir.y, dir.x);
+    // the exposure: each card drawn at instants of it 2 px apart (at least seven), averaged
+    const int instants = std::clamp(int(std::ceil(smearPx / 2.f)) + 1, 7, 48);
+    cv::Mat f, acc;
     for (int t = 0; t < total; ++t) {
         if (o.stopAfterFrames >= 0 && t >= o.stopAfterFrames) break;
-        // the exposure: each card drawn at instants of it 2 px apart (at least seven), averaged
-        const int kInstants = std::clamp(int(std::ceil(smearPx / 2.f)) + 1, 7, 48);
-        cv::Mat acc(o.size, CV_32FC3, cv::Scalar::all(0));
-        for (int sub = 0; sub < kInstants; ++sub) {
-            cv::Mat f = table.clone();
-            const float when = float(t) + (float(sub) / float(kInstants - 1) - 0.5f) * exposure;
+        acc = cv::Mat::zeros(o.size, CV_32FC3);
+        for (int sub = 0; sub < instants; ++sub) {
+            table.copyTo(f);
+            const float when = float(t) + (float(sub) / float(instants - 1) - 0.5f) * exposure;
             for (const Flight& fl : flights) {
                 const float u = (when - float(fl.start)) / float(cross);
                 if (u < 0.f || u > 1.f) continue;
@@ -202,12 +203,10 @@ DealClip renderThroughClip(const std::vector<cv::Mat>& backs, cv::RNG& rng,
                 cv::RNG skin(std::uint64_t(r) * 104729u + 3);
                 drawHand(skin, f, tip, h * 0.8f);
             }
-            cv::Mat ff;
-            f.convertTo(ff, CV_32FC3);
-            acc += ff;
+            cv::accumulate(f, acc);
         }
         cv::Mat frame;
-        acc.convertTo(frame, CV_8UC3, 1.0 / kInstants);
+        acc.convertTo(frame, CV_8UC3, 1.0 / instants);
         cameraLook(rng, frame);
         clip.frames.push_back(frame);
     }

@@ -455,10 +455,11 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
         s.descriptors.back().blur = sigma;
     }
     // smeared by motion (a card passing through the view), four ways across the card
+    const int len = std::max(3, int(std::lround(kEnrolmentSmear * float(rect.cols)))) | 1;
+    const double c = (len - 1) / 2.0;
     for (int k = 0; k < 4; ++k) {
-        const int len = std::max(3, int(std::lround(kEnrolmentSmear * float(rect.cols)))) | 1;
         cv::Mat line = cv::Mat::zeros(len, len, CV_32F);
-        const double a = double(k) * CV_PI / 4.0, c = (len - 1) / 2.0;
+        const double a = double(k) * CV_PI / 4.0;
         cv::line(line, cv::Point2d(c - c * std::cos(a), c - c * std::sin(a)),
                  cv::Point2d(c + c * std::cos(a), c + c * std::sin(a)), cv::Scalar(1.0), 1,
                  cv::LINE_AA);

@@ -24,6 +24,10 @@ cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t) {
     return m > t;
 }
 
+cv::Point rounded(cv::Point2f p) {
+    return {int(std::lround(p.x)), int(std::lround(p.y))};
+}
+
 // `diff` cleaned of speckle and closed over a card's pattern.
 void clean(cv::Mat& diff) {
     cv::morphologyEx(diff, diff, cv::MORPH_OPEN,
@@ -33,6 +37,13 @@ void clean(cv::Mat& diff) {
 }
 
 }  // namespace
+
+void StreamCounter::Track::carryOn() {
+    const cv::Point2f s = step();
+    centre += s;
+    box += rounded(s);
+    lost = 0;
+}
 
 void StreamCounter::countCard(CountedCard c, int index, std::vector<CountedCard>& fresh) {
     c.frame = index;
@@ -71,22 +82,17 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
     // cards): it says nothing of where each is or what shape, so they carry on as they went.
     std::vector<int> pieceTrack(pieces.size(), -1);
     std::vector<char> taken(tracks_.size(), 0);
-    auto expected = [](const Track& tr) { return tr.centre + tr.velocity * float(1 + tr.lost); };
     for (std::size_t p = 0; p < pieces.size(); ++p) {
         std::vector<std::size_t> inside;
         for (std::size_t t = 0; t < tracks_.size(); ++t) {
-            const cv::Point e = expected(tracks_[t]);
+            const cv::Point e = tracks_[t].expected();
             if (pieces[p].box.contains(e) && labels.at<int>(e) == pieces[p].label)
                 inside.push_back(t);
         }
         if (inside.size() < 2) continue;
         pieceTrack[p] = -2;
         for (std::size_t t : inside) {
-            Track& tr = tracks_[t];
-            const cv::Point2f step = tr.velocity * float(1 + tr.lost);
-            tr.centre += step;
-            tr.box += cv::Point(int(std::lround(step.x)), int(std::lround(step.y)));
-            tr.lost = 0;
+            tracks_[t].carryOn();
             taken[t] = 2;
         }
     }
@@ -99,8 +105,7 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
             for (std::size_t t = 0; t < tracks_.size(); ++t) {
                 if (taken[t]) continue;
                 const Track& tr = tracks_[t];
-                const cv::Point2f expect = expected(tr);
-                const float d = float(cv::norm(pieces[p].centre - expect));
+                const float d = float(cv::norm(pieces[p].centre - tr.expected()));
                 const float gate = (tr.moved ? 0.6f : 1.2f) * pieces[p].reach;
                 if (d < gate && d < bestD) bestD = d, bp = int(p), bt = int(t);
             }
@@ -128,10 +133,7 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
             if (t.views > 0 && t.moved && area > 1.5f * t.area && !touchesEdge(t.box)) {
                 // a card seen whole, grown by half: it joined something that came in (a hand):
                 // carry it on as it went, its place and shape unknown for now
-                const cv::Point2f step = t.velocity * float(1 + t.lost);
-                t.centre += step;
-                t.box += cv::Point(int(std::lround(step.x)), int(std::lround(step.y)));
-                t.lost = 0;
+                t.carryOn();
                 continue;
             }
             // A piece cut by the frame's edge (a card coming in or going out) moves its middle
@@ -208,11 +210,9 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
             keep.push_back(tr);
             continue;
         }
-        ++tr.lost;
         // where it would be now; a piece there (it joined something: a hand, another card) keeps it
-        const cv::Point2f shift = tr.velocity * float(tr.lost);
-        const cv::Rect where =
-            (tr.box + cv::Point(int(std::lround(shift.x)), int(std::lround(shift.y)))) & frameRect;
+        const cv::Rect where = (tr.box + rounded(tr.step())) & frameRect;
+        ++tr.lost;
         const bool clear = where.area() == 0 || cv::countNonZero(away(where)) < 0.3 * where.area();
         if (clear) {
             if (tr.views >= options_.minCardViews) countCard(tr.best, index, fresh);

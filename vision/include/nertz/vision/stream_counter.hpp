@@ -70,6 +70,13 @@ class StreamCounter {
         int views = 0;       // frames it was card-shaped in
         CountedCard best;    // its surest attribution so far
         int lost = 0;        // frames since it was last seen
+
+        // How far it has gone since it was last seen, at its speed.
+        cv::Point2f step() const { return velocity * float(1 + lost); }
+        // Where it is expected now.
+        cv::Point2f expected() const { return centre + step(); }
+        // Moved on at its speed, unseen (inside a piece it joined): seen again now.
+        void carryOn();
     };
     void follow(const cv::Mat& bgr, const cv::Mat& small, int index,
                 std::vector<CountedCard>& fresh);
