@@ -133,13 +133,11 @@ DemoClipPlan demoClipPlan() {
     return p;
 }
 
-DemoClipFrames renderDemoClip(int frames) {
+DemoClipArt demoClipArt() {
     const DemoClipPlan plan = demoClipPlan();
-    const int n = frames > 0 ? std::min(frames, plan.frames) : plan.frames;
-    DemoClipFrames out;
-    // The artwork: the cache's gnome-anglo back in blue and the same back turned red, and its faces.
-    cv::Mat backs[2];
-    std::vector<cv::Mat> faces;
+    DemoClipArt art;
+    // The artwork: the cache's gnome-anglo back in blue and the same back turned red, and its
+    // faces.
     const std::filesystem::path dir = synth::defaultCardArtDir() / kDesign;
     std::error_code ec;
     cv::Mat back;
@@ -149,23 +147,40 @@ DemoClipFrames renderDemoClip(int frames) {
         for (const auto& t : plan.lakeTops) {
             cv::Mat f = cv::imread((dir / "faces" / (t.toStdString() + ".png")).string(), cv::IMREAD_UNCHANGED);
             if (f.type() != CV_8UC4) break;
-            faces.push_back(f);
+            art.faces.push_back(f);
         }
     }
-    if (back.type() == CV_8UC4 && faces.size() == static_cast<std::size_t>(plan.lakeTops.size())) {
-        backs[0] = back;
-        backs[1] = synth::recolourBack(back, 120);  // navy -> red: the same design in another colour
-        out.realArt = true;
-        out.note = QString("card art %1 from %2").arg(kDesign, QString::fromStdString(dir.string()));
+    if (back.type() == CV_8UC4 &&
+        art.faces.size() == static_cast<std::size_t>(plan.lakeTops.size())) {
+        art.backs[0] = back;
+        art.backs[1] =
+            synth::recolourBack(back, 120);  // navy -> red: the same design in another colour
+        art.real = true;
+        art.note =
+            QString("card art %1 from %2").arg(kDesign, QString::fromStdString(dir.string()));
     } else {
-        backs[0] = paintBack(QColor(30, 50, 150));
-        backs[1] = paintBack(QColor(170, 30, 40));
-        faces.clear();
-        for (const auto& t : plan.lakeTops) faces.push_back(paintFace(t));
-        out.note = QString("no card art in %1 (render it with models/training/render_card_art.sh, needs gnome-cards-data "
-                           "and librsvg2-bin): backs and faces are painted")
+        art.backs[0] = paintBack(QColor(30, 50, 150));
+        art.backs[1] = paintBack(QColor(170, 30, 40));
+        art.faces.clear();
+        for (const auto& t : plan.lakeTops) art.faces.push_back(paintFace(t));
+        art.note = QString(
+                       "no card art in %1 (render it with models/training/render_card_art.sh, "
+                       "needs gnome-cards-data "
+                       "and librsvg2-bin): backs and faces are painted")
                        .arg(QString::fromStdString(dir.string()));
     }
+    return art;
+}
+
+DemoClipFrames renderDemoClip(int frames) {
+    const DemoClipPlan plan = demoClipPlan();
+    const int n = frames > 0 ? std::min(frames, plan.frames) : plan.frames;
+    DemoClipFrames out;
+    const DemoClipArt art = demoClipArt();
+    const auto& backs = art.backs;
+    const auto& faces = art.faces;
+    out.realArt = art.real;
+    out.note = art.note;
     const cv::Mat base = table();
     // Where each sorted card lies: a 5 x 3 grid, slightly turned and off square (fixed seed).
     QRandomGenerator rng(1234);

@@ -35,6 +35,16 @@ struct DemoClipFrames {
     bool realArt = false;         // card art from the cache (else painted)
     QString note;                 // where the art came from, or why it is painted
 };
+// The clip's artwork: the two backs (blue, red; CV_8UC4 BGRA) and the lake's faces, from the cache
+// or painted.
+struct DemoClipArt {
+    cv::Mat backs[2];
+    std::vector<cv::Mat> faces;  // plan.lakeTops
+    bool real = false;
+    QString note;
+};
+DemoClipArt demoClipArt();
+
 // Renders the first `frames` frames of the clip (all when <= 0).
 DemoClipFrames renderDemoClip(int frames = 0);
 

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QSet>
 #include <QShortcut>
@@ -39,9 +40,14 @@ QLabel* hint(const QString& text) {
 }  // namespace
 
 QString HandScreen::shortcutHelp() {
-    return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card was played, "
-           "N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who called: 1-8 that side, 0 nobody "
-           "(all stuck) · Lake: R use the tops the camera read · Back count: C camera count on/off, tap a card to reassign · Nertz left: F take the camera's count of a fanned pile · Counts: 1-8 or Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
+    return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card "
+           "was played, "
+           "N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who called: 1-8 that "
+           "side, 0 nobody "
+           "(all stuck) · Lake: R use the tops the camera read · Back count: C camera count "
+           "on/off, tap a card to reassign, D dealt one at a time on/off · Nertz left: F take the "
+           "camera's count of a fanned pile · Counts: 1-8 or Up/Down pick a side, + / Right add "
+           "one, - / Left take one, PgUp add five";
 }
 
 HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_(flow) {
@@ -194,12 +200,25 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
     {
         auto* page = new QWidget;
         auto* v = new QVBoxLayout(page);
-        v->addWidget(hint("Lay the sorted lake cards face down under the camera: each card is told by its back and "
-                          "outlined in its owner's colour. Tap a card on the video to give it to another player; "
-                          "unknown cards (magenta, ?) must be given an owner. Or count by hand with + / -."));
+        v->addWidget(hint(
+            "Lay the sorted lake cards face down under the camera: each card is told by its back "
+            "and "
+            "outlined in its owner's colour. Tap a card on the video to give it to another player; "
+            "unknown cards (magenta, ?) must be given an owner. Or deal them past the camera one "
+            "at a "
+            "time (D), onto a spot or across the view: each is counted once. Or count by hand with "
+            "+ / -."));
+        auto* modes = new QHBoxLayout;
         cameraCount_ = bigButton("Camera count: off  (C)", "cameraCount");
         cameraCount_->setCheckable(true);
-        v->addWidget(cameraCount_);
+        modes->addWidget(cameraCount_, 2);
+        dealMode_ = bigButton("Dealt one at a time  (D)", "dealMode");
+        dealMode_->setCheckable(true);
+        dealMode_->setToolTip(
+            "Count the cards as they are dealt past the camera one at a time, onto a spot or "
+            "through the view, instead of the cards lying on the latest frame");
+        modes->addWidget(dealMode_, 1);
+        v->addLayout(modes);
         cameraState_ = hint("");
         cameraState_->setObjectName("cameraState");
         v->addWidget(cameraState_);
@@ -218,9 +237,44 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         selectedCard_->setObjectName("selectedCard");
         selectedCard_->setWordWrap(true);
         v->addWidget(selectedCard_);
+        dealtList_ = new QListWidget;
+        dealtList_->setObjectName("dealtCards");
+        dealtList_->setMaximumHeight(160);
+        dealtList_->setVisible(false);
+        v->addWidget(dealtList_);
+        restartDeal_ = bigButton("Start the deal count again", "restartDeal");
+        restartDeal_->setVisible(false);
+        v->addWidget(restartDeal_);
         assignBox_ = new QHBoxLayout;
         v->addLayout(assignBox_);
         v->addStretch(1);
+        connect(dealMode_, &QPushButton::toggled, this, [this](bool on) {
+            if (recognizer_) recognizer_->resetDeal();
+            selectedDealt_.reset();
+            selected_point_.reset();
+            if (on && !cameraCount_->isChecked())
+                cameraCount_->setChecked(true);  // dealing is a camera count
+            else if (flow_.cameraCounting())
+                flow_.applyCameraCount({}, 0);
+            tally_ = {};
+            refreshDealt();
+            refreshCamera();
+            emit dealingChanged();
+        });
+        connect(restartDeal_, &QPushButton::clicked, this, [this] {
+            if (recognizer_) recognizer_->resetDeal();
+            selectedDealt_.reset();
+            tally_ = {};
+            if (flow_.cameraCounting()) flow_.applyCameraCount({}, 0);
+            refreshDealt();
+            refreshCamera();
+            banner_->showInfo("The deal count starts again from the next frame.");
+        });
+        connect(dealtList_, &QListWidget::currentRowChanged, this, [this](int row) {
+            if (row < 0) return;
+            selectedDealt_ = row;
+            refreshCamera();
+        });
         connect(cameraCount_, &QPushButton::toggled, this, [this](bool on) {
             flow_.setCameraCounting(on);
             if (on && recognizer_) recognizer_->clearReassignments();
@@ -343,6 +397,9 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         key(QKeySequence(Qt::Key_1 + i), [this, i] { choose(i); });
     }
     key(QKeySequence(Qt::Key_C), [this] { if (flow_.step() == Step::Backs) cameraCount_->toggle(); });
+    key(QKeySequence(Qt::Key_D), [this] {
+        if (flow_.step() == Step::Backs) dealMode_->toggle();
+    });
     key(QKeySequence(Qt::Key_R), [this] { if (flow_.step() == Step::Lake && useLakeRead_->isEnabled()) useLakeRead_->click(); });
     key(QKeySequence(Qt::Key_F), [this] { if (flow_.step() == Step::NertzLeft && useFanRead_->isEnabled()) useFanRead_->click(); });
     key(QKeySequence(Qt::Key_0), [this] { if (flow_.step() == Step::Called) flow_.setCaller(std::nullopt); });
@@ -381,6 +438,7 @@ void HandScreen::rebuild() {
     }
     assignButtons_.clear();
     selected_point_.reset();
+    selectedDealt_.reset();
     tally_ = {};
     falseCallButtons_.clear();
     callerButtons_.clear();
@@ -447,7 +505,15 @@ void HandScreen::showStep() {
     back_->setEnabled(step != Step::Playing);
     next_->setVisible(step != Step::Playing && step != Step::Confirm);
     next_->setText(step == Step::Lake && tops_->text().trimmed().isEmpty() ? "Skip  (Enter)" : "Next  (Enter)");
-    if (step == Step::Playing) autoCountOffered_ = false;
+    if (step == Step::Playing) {
+        autoCountOffered_ = false;
+        if (dealing()) {  // a new hand: its deal count starts from nothing
+            if (recognizer_) recognizer_->resetDeal();
+            selectedDealt_.reset();
+            tally_ = {};
+            refreshDealt();
+        }
+    }
     // Every seat's back is enrolled: the camera count starts by itself (once a hand; C turns it off).
     if (step == Step::Backs && !autoCountOffered_ && recognizer_ && flow_.hasGame() && flow_.lakeTotal() == 0 &&
         !flow_.cameraCounting()) {
@@ -582,10 +648,51 @@ void HandScreen::adjustSelected(int delta) {
     else if (flow_.step() == Step::NertzLeft) flow_.adjustNertzLeft(selected_, delta);
 }
 
+bool HandScreen::dealing() const {
+    return dealMode_->isChecked();
+}
+
 void HandScreen::showTally(const BackTally& tally) {
+    if (tally.dealt != dealing()) return;  // a frame counted before the mode changed
+    const bool more = tally.dealt && tally.cards.size() != tally_.cards.size();
     tally_ = tally;
+    if (more ||
+        (tally.dealt && tally_.cards.size() != static_cast<std::size_t>(dealtList_->count())))
+        refreshDealt();
     if (flow_.step() != Step::Backs || !flow_.cameraCounting()) return refreshCamera();
     flow_.applyCameraCount(tally.perSide, tally.unknown);
+}
+
+void HandScreen::refreshDealt() {
+    const bool on = dealing();
+    dealtList_->setVisible(on);
+    restartDeal_->setVisible(on);
+    if (!on) {
+        dealtList_->clear();
+        return;
+    }
+    const QStringList names = flow_.sideNames();
+    const int keep = dealtList_->currentRow();
+    dealtList_->blockSignals(true);
+    dealtList_->clear();
+    for (int n = 0; n < static_cast<int>(tally_.cards.size()); ++n) {
+        const auto& c = tally_.cards[std::size_t(n)];
+        const QString owner =
+            c.side >= 0 ? names.value(c.side) + (c.reassigned ? " (reassigned)" : "") : "unknown";
+        auto* item = new QListWidgetItem(QString("#%1  frame %2  %3  (%4)")
+                                             .arg(n + 1)
+                                             .arg(c.frame)
+                                             .arg(owner)
+                                             .arg(c.confidence, 0, 'f', 2));
+        if (c.side < 0)
+            item->setForeground(QColor("#ad1457"));
+        else if (colours_.contains(names.value(c.side)))
+            item->setForeground(QColor(colours_.value(names.value(c.side))));
+        dealtList_->addItem(item);
+    }
+    if (keep >= 0 && keep < dealtList_->count()) dealtList_->setCurrentRow(keep);
+    dealtList_->blockSignals(false);
+    dealtList_->scrollToBottom();
 }
 
 void HandScreen::showLakeReading(const LakeReading& reading) {
@@ -614,7 +721,7 @@ void HandScreen::showLakeReading(const LakeReading& reading) {
 }
 
 bool HandScreen::selectCard(QPointF framePoint) {
-    if (flow_.step() != Step::Backs || !flow_.cameraCounting()) return false;
+    if (flow_.step() != Step::Backs || !flow_.cameraCounting() || dealing()) return false;
     for (const auto& c : tally_.cards)
         if (c.contains(framePoint)) {
             selected_point_ = c.centre();
@@ -627,6 +734,16 @@ bool HandScreen::selectCard(QPointF framePoint) {
 }
 
 void HandScreen::assignSelected(int side) {
+    if (dealing() && selectedDealt_ && recognizer_) {
+        recognizer_->reassignDealt(*selectedDealt_, side);
+        banner_->showInfo(QString("Dealt card #%1 goes to %2 (from the next frame on).")
+                              .arg(*selectedDealt_ + 1)
+                              .arg(flow_.sideNames().value(side)));
+        selectedDealt_.reset();
+        dealtList_->clearSelection();
+        refreshCamera();
+        return;
+    }
     if (!selected_point_ || !recognizer_) return;
     recognizer_->reassign(*selected_point_, side);
     banner_->showInfo(QString("The card goes to %1 (from the next frame on).").arg(flow_.sideNames().value(side)));
@@ -636,6 +753,7 @@ void HandScreen::assignSelected(int side) {
 
 void HandScreen::refreshCamera() {
     const bool live = flow_.cameraCounting();
+    const bool deal = dealing();
     cameraCount_->setText(live ? "Camera count: on, live  (C: hold it)" : "Camera count: off  (C: count from the camera)");
     QString state;
     if (!flow_.cameraNote().isEmpty()) state = flow_.cameraNote();
@@ -643,22 +761,47 @@ void HandScreen::refreshCamera() {
     else if (live) {
         int enrolled = 0;
         for (const auto& d : flow_.seatDecks()) enrolled += d && !d->backSignature.empty();
-        state = QString("Counting from the camera: %1 cards on the last frame (%2 ms). %3 of %4 seats have an enrolled back.")
-                    .arg(tally_.total())
-                    .arg(tally_.ms, 0, 'f', 0)
-                    .arg(enrolled)
-                    .arg(flow_.sideCount());
+        if (deal)
+            state = QString(
+                        "Counting cards dealt past the camera: %1 so far (%2 ms a frame)%3. %4 of "
+                        "%5 seats have an enrolled back.")
+                        .arg(tally_.total())
+                        .arg(tally_.ms, 0, 'f', 0)
+                        .arg(tally_.passing ? ", a card is passing" : "")
+                        .arg(enrolled)
+                        .arg(flow_.sideCount());
+        else
+            state = QString(
+                        "Counting from the camera: %1 cards on the last frame (%2 ms). %3 of %4 "
+                        "seats have an enrolled back.")
+                        .arg(tally_.total())
+                        .arg(tally_.ms, 0, 'f', 0)
+                        .arg(enrolled)
+                        .arg(flow_.sideCount());
         if (enrolled < flow_.sideCount())
-            state += " Cards of a seat without one come out unknown: enrol its deck on the Decks screen, or tap to assign.";
+            state += deal ? " Cards of a seat without one come out unknown: enrol its deck on the "
+                            "Decks screen, or pick them in the list to assign."
+                          : " Cards of a seat without one come out unknown: enrol its deck on the "
+                            "Decks screen, or tap to assign.";
     }
     cameraState_->setText(state);
     const int unknown = flow_.unknownCards();
-    unknown_->setText(unknown > 0 ? QString("%1 unknown card%2 (magenta, ?): tap each on the video and choose its owner.")
-                                        .arg(unknown)
-                                        .arg(unknown == 1 ? "" : "s")
-                                  : QString());
+    unknown_->setText(
+        unknown > 0
+            ? QString("%1 unknown card%2 (magenta, ?): %3 and choose its owner.")
+                  .arg(unknown)
+                  .arg(unknown == 1 ? "" : "s")
+                  .arg(deal ? "pick each in the list of dealt cards" : "tap each on the video")
+            : QString());
     QString sel;
-    if (selected_point_) {
+    std::optional<std::array<QPointF, 4>> highlight;
+    if (deal && selectedDealt_ && *selectedDealt_ < static_cast<int>(tally_.cards.size())) {
+        const auto& c = tally_.cards[std::size_t(*selectedDealt_)];
+        sel = QString("Dealt card #%1 (frame %2) selected, now: %3. Whose is it?")
+                  .arg(*selectedDealt_ + 1)
+                  .arg(c.frame)
+                  .arg(c.side >= 0 ? flow_.sideNames().value(c.side) : "unknown");
+    } else if (selected_point_) {
         QString owner = "unknown";
         for (const auto& c : tally_.cards)
             if (c.contains(*selected_point_)) owner = c.side >= 0 ? flow_.sideNames().value(c.side) : "unknown";
@@ -666,14 +809,13 @@ void HandScreen::refreshCamera() {
                   .arg(int(selected_point_->x()))
                   .arg(int(selected_point_->y()))
                   .arg(owner);
-    }
-    selectedCard_->setText(sel);
-    std::optional<std::array<QPointF, 4>> highlight;
-    if (selected_point_)
         for (const auto& c : tally_.cards)
             if (c.contains(*selected_point_)) highlight = c.quad;
+    }
+    selectedCard_->setText(sel);
     camera_->setHighlight(highlight);
-    for (auto* b : assignButtons_) b->setVisible(selected_point_.has_value() && live);
+    const bool picked = deal ? selectedDealt_.has_value() : selected_point_.has_value();
+    for (auto* b : assignButtons_) b->setVisible(picked && live);
 }
 
 void HandScreen::tick() {

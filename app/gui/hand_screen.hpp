@@ -12,6 +12,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -43,8 +44,14 @@ public:
     const BackTally& lastTally() const { return tally_; }
     // Selects the counted card at `framePoint` (as a tap on the video does); false when none is there.
     bool selectCard(QPointF framePoint);
+    // The back count counts cards dealt past the camera one at a time (onto a spot or through the
+    // view) instead of the cards lying on the latest frame (the "Dealt one at a time" button, D).
+    bool dealing() const;
 
-private:
+  signals:
+    void dealingChanged();
+
+  private:
     void rebuild();       // a new game: per-side rows
     void showStep();      // the flow's step changed
     void refreshCounts(); // counts or referee state changed
@@ -85,6 +92,10 @@ private:
     std::vector<Counter*> lakeCounters_, nertzCounters_;
     QLabel* backsTotal_;
     QPushButton* cameraCount_;
+    QPushButton* dealMode_;
+    QPushButton* restartDeal_;
+    QListWidget* dealtList_;  // Deal: the cards counted so far, in order; pick one to reassign it
+    void refreshDealt();
     QLabel* cameraState_;
     QLabel* unknown_;
     QLabel* selectedCard_;
@@ -93,6 +104,7 @@ private:
     std::shared_ptr<RecognitionAnalyzer> recognizer_;
     BackTally tally_;
     std::optional<QPointF> selected_point_;
+    std::optional<int> selectedDealt_;  // Deal: the card number picked in the list
     bool autoCountOffered_ = false;  // the camera count started by itself once this hand
     // lake read from the camera
     QLabel* lakeRead_;

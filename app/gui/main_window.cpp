@@ -126,6 +126,9 @@ MainWindow::MainWindow(LeagueService& service, QWidget* parent)
     });
     connect(nav_, &QListWidget::currentRowChanged, this, &MainWindow::updateRecognition);
     connect(flow_.get(), &HandFlow::stepChanged, this, &MainWindow::updateRecognition);
+    connect(flow_.get(), &HandFlow::countsChanged, this,
+            &MainWindow::updateRecognition);  // camera count held or on
+    connect(hand_, &HandScreen::dealingChanged, this, &MainWindow::updateRecognition);
     connect(flow_.get(), &HandFlow::gameChanged, this, &MainWindow::updateSeats);
     connect(&service_, &LeagueService::changed, this, &MainWindow::updateSeats);
     connect(camera_, &CameraScreen::sourceRequested, this, [this](const SourceSpec& s) { setSource(s, true); });
@@ -166,8 +169,16 @@ bool MainWindow::adoptSource(std::unique_ptr<FrameSource> source) {
     connect(source_.get(), &FrameSource::frameReady, worker_.get(), &VisionWorker::submit);
     connect(source_.get(), &FrameSource::failed, this, &MainWindow::onSourceFailed);
     connect(source_.get(), &FrameSource::finished, this, [this] {
-        flow_->cameraStopped("The video ended.");
-        for (auto* v : views_) v->setLost("The video ended." + QString(flow_->step() == HandFlow::Step::Backs ? "  The count so far is kept." : ""));
+        const bool passing =
+            hand_->dealing() && hand_->lastTally().dealt && hand_->lastTally().passing;
+        flow_->cameraStopped(
+            passing
+                ? "The video ended while a card was still passing: that card is not in the count."
+                : "The video ended.");
+        for (auto* v : views_)
+            v->setLost("The video ended." + QString(flow_->step() == HandFlow::Step::Backs
+                                                        ? "  The count so far is kept."
+                                                        : ""));
     });
     for (auto* v : views_) v->setSource(source_->description());
     camera_->setCurrent(source_->description());
@@ -208,7 +219,8 @@ void MainWindow::updateRecognition() {
     Mode mode = Mode::Off;
     const int page = nav_->currentRow();
     if (page == static_cast<int>(Page::Decks)) mode = Mode::Enrol;
-    else if (page == static_cast<int>(Page::Hand) && flow_->step() == HandFlow::Step::Backs) mode = Mode::Count;
+    else if (page == static_cast<int>(Page::Hand) && flow_->step() == HandFlow::Step::Backs)
+        mode = hand_->dealing() && flow_->cameraCounting() ? Mode::Deal : Mode::Count;
     else if (page == static_cast<int>(Page::Hand) &&
              (flow_->step() == HandFlow::Step::Lake || flow_->step() == HandFlow::Step::NertzLeft)) {
         mode = Mode::Lake;  // lake tops, or a fanned Nertz pile: the face reader either way

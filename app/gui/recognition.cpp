@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <opencv2/imgproc.hpp>
 
 #include "nertz/vision/back_finder.hpp"
@@ -10,6 +11,7 @@
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/detector.hpp"
 #include "nertz/vision/lake_counter.hpp"
+#include "nertz/vision/stream_counter.hpp"
 
 namespace nertz::gui {
 
@@ -60,6 +62,14 @@ struct RecognitionAnalyzer::Impl {
         int side;
     };
     std::vector<Override> overrides;
+    // Deal: the counter follows the frames since it was made; a new one is made after a reset, when
+    // the mode comes back to Deal (the view may have changed meanwhile) or the frame size changes
+    // (a new source). The cards counted (with frame numbers since the deal began) outlive it.
+    std::unique_ptr<vi::StreamCounter> stream;
+    cv::Size streamSize;
+    int streamFrameBase = 0;  // frames fed to earlier counters of this deal
+    std::vector<vi::CountedCard> dealt;
+    std::map<int, int> dealtOverrides;  // card number -> seat
     // Enrol
     vi::BackMatcher enrolled;
     std::vector<vi::BackSignature> views;
@@ -76,7 +86,12 @@ RecognitionAnalyzer::RecognitionAnalyzer() : impl_(std::make_unique<Impl>()) {
 
 RecognitionAnalyzer::~RecognitionAnalyzer() = default;
 
-void RecognitionAnalyzer::setMode(Mode mode) { mode_ = mode; }
+void RecognitionAnalyzer::setMode(Mode mode) {
+    // back to dealing after a pause: the view may have changed, so the next frame is a new rest
+    // (done on the worker thread, which holds the counter)
+    if (mode == Mode::Deal && mode_.exchange(mode) != Mode::Deal) restartStream_ = true;
+    mode_ = mode;
+}
 
 QStringList RecognitionAnalyzer::setSeats(const std::vector<SeatBack>& seats) {
     QStringList problems;
@@ -99,7 +114,14 @@ QStringList RecognitionAnalyzer::setSeats(const std::vector<SeatBack>& seats) {
     impl_->matcher = std::move(m);
     impl_->matcherSide = std::move(sides);
     impl_->seats = seats;
-    if (!same) impl_->overrides.clear();
+    if (!same) {
+        impl_->overrides.clear();
+        // the decks changed: the deal so far was attributed against the old ones
+        impl_->stream.reset();
+        impl_->streamFrameBase = 0;
+        impl_->dealt.clear();
+        impl_->dealtOverrides.clear();
+    }
     return problems;
 }
 
@@ -133,6 +155,22 @@ void RecognitionAnalyzer::clearReassignments() {
     impl_->overrides.clear();
 }
 
+void RecognitionAnalyzer::reassignDealt(int number, int side) {
+    std::lock_guard lock(mutex_);
+    if (side >= 0)
+        impl_->dealtOverrides[number] = side;
+    else
+        impl_->dealtOverrides.erase(number);
+}
+
+void RecognitionAnalyzer::resetDeal() {
+    std::lock_guard lock(mutex_);
+    impl_->stream.reset();
+    impl_->streamFrameBase = 0;
+    impl_->dealt.clear();
+    impl_->dealtOverrides.clear();
+}
+
 void RecognitionAnalyzer::resetEnrolment() {
     std::lock_guard lock(mutex_);
     impl_->views.clear();
@@ -149,6 +187,8 @@ QString RecognitionAnalyzer::analyze(cv::Mat& frame) {
     ++frames_;
     switch (mode_.load()) {
         case Mode::Count: return count(frame);
+        case Mode::Deal:
+            return deal(frame);
         case Mode::Enrol: return enrol(frame);
         case Mode::Lake: return lake(frame);
         case Mode::Off: break;
@@ -199,12 +239,88 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         }
     }
     tally.ms = timer.nsecsElapsed() / 1e6;
+    result_ = QVariant::fromValue(tally);
+    return QString("Back count: %1 cards (%2)").arg(tally.total()).arg(perSeatText(tally));
+}
+
+QString RecognitionAnalyzer::perSeatText(const BackTally& tally) const {
     QStringList parts;
     for (int i = 0; i < static_cast<int>(tally.perSide.size()); ++i)
         parts << QString("%1 %2").arg(impl_->seats[i].name).arg(tally.perSide[i]);
     if (tally.unknown) parts << QString("unknown %1").arg(tally.unknown);
+    return parts.join(", ");
+}
+
+QString RecognitionAnalyzer::deal(cv::Mat& frame) {
+    QElapsedTimer timer;
+    timer.start();
+    if (frame.empty()) return "Deal count: an empty frame, skipped";
+    std::lock_guard lock(mutex_);
+    auto& im = *impl_;
+    if (im.stream && (restartStream_.exchange(false) ||
+                      (im.stream->frames() > 0 && frame.size() != im.streamSize))) {
+        // dealing again after a pause, or another source (or resolution): the count so far stays,
+        // the new frames start from a new rest
+        im.streamFrameBase += im.stream->frames();
+        im.stream.reset();
+    }
+    if (!im.stream) {
+        im.stream = std::make_unique<vi::StreamCounter>(im.matcher);
+        im.streamSize = frame.size();
+    }
+    QString problem;
+    try {
+        for (auto c : im.stream->push(frame)) {
+            c.frame += im.streamFrameBase;
+            im.dealt.push_back(std::move(c));
+        }
+    } catch (const std::exception& e) {
+        problem = QString(" (this frame could not be used: %1)").arg(e.what());
+    }
+    BackTally tally;
+    tally.dealt = true;
+    tally.passing = !im.stream->atRest();
+    tally.frameSize = QSize(frame.cols, frame.rows);
+    tally.perSide.assign(im.seats.size(), 0);
+    const int now = im.streamFrameBase + im.stream->frames() - 1;
+    const int thick = std::max(2, frame.cols / 300);
+    for (int n = 0; n < static_cast<int>(im.dealt.size()); ++n) {
+        const auto& c = im.dealt[std::size_t(n)];
+        TallyCard t;
+        t.quad = toQuad(c.quad);
+        t.confidence = c.confidence;
+        t.frame = c.frame;
+        if (c.deck >= 0 && c.deck < static_cast<int>(im.matcherSide.size()))
+            t.side = im.matcherSide[c.deck];
+        if (const auto o = im.dealtOverrides.find(n); o != im.dealtOverrides.end()) {
+            t.side = o->second;
+            t.reassigned = true;
+        }
+        if (t.side >= static_cast<int>(tally.perSide.size())) t.side = -1;
+        if (t.side >= 0)
+            ++tally.perSide[t.side];
+        else
+            ++tally.unknown;
+        // the card just counted stays outlined where it was counted for a moment
+        if (now - c.frame < 8) {
+            const QColor colour = t.side >= 0 && im.seats[t.side].colour.isValid()
+                                      ? im.seats[t.side].colour
+                                  : t.side >= 0 ? QColor("#90a4ae")
+                                                : QColor("#ff00ff");
+            drawOutline(frame, t.quad, colour, QString("#%1").arg(n + 1), thick);
+        }
+        tally.cards.push_back(t);
+    }
+    const std::string banner = "dealt: " + std::to_string(tally.total());
+    cv::putText(frame, banner, cv::Point(12, 36), cv::FONT_HERSHEY_SIMPLEX, 1.0,
+                cv::Scalar(0, 0, 0), 5, cv::LINE_AA);
+    cv::putText(frame, banner, cv::Point(12, 36), cv::FONT_HERSHEY_SIMPLEX, 1.0,
+                cv::Scalar(255, 255, 255), 2, cv::LINE_AA);
+    tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
-    return QString("Back count: %1 cards (%2)").arg(tally.total()).arg(parts.join(", "));
+    return QString("Deal count: %1 cards (%2)%3")
+        .arg(tally.total())
+        .arg(perSeatText(tally), problem);
 }
 
 QString RecognitionAnalyzer::enrol(cv::Mat& frame) {

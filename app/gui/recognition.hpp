@@ -1,7 +1,10 @@
 // RecognitionAnalyzer: the FrameAnalyzer that runs nertz::vision for the app, on the worker thread.
 // One mode at a time: Enrol (the largest card back in view -> a back signature, compared with the
 // league's enrolled decks), Count (every face-down card attributed to a seat by its deck's back,
-// outlined in the seat's colour; a person's reassignments stick to the card's place), Lake (the
+// outlined in the seat's colour; a person's reassignments stick to the card's place), Deal (cards
+// dealt one at a time onto a spot or through the view, each counted once by
+// nertz::vision::StreamCounter and attributed by its back; the count runs over the frames until
+// resetDeal(), a person's reassignments stick to the card's number), Lake (the
 // face reader reads the face-up top cards; its models load lazily on the worker thread on first
 // use). Off: frames are only shown. Results travel in FrameReport::result.
 #pragma once
@@ -32,13 +35,18 @@ struct TallyCard {
     int side = -1;             // seat index; -1: unknown
     bool reassigned = false;   // a person chose the seat
     float confidence = 0.f;
+    int frame = -1;  // Deal: the frame it was counted in (frames since the deal count began)
     bool contains(QPointF p) const;
     QPointF centre() const;
 };
 
-// The back count of one frame: cards per seat and the unknown ones.
+// The back count of one frame (Count: the cards on it, per seat, and the unknown ones), or of the
+// deal so far (Deal: every card counted since the deal count began, in order).
 struct BackTally {
     quint64 seq = 0;
+    bool dealt = false;  // a deal count
+    bool passing =
+        false;  // Deal: something still moves, or a card is still passing through the view
     QSize frameSize;
     std::vector<TallyCard> cards;
     std::vector<int> perSide;  // one per seat
@@ -81,33 +89,39 @@ struct EnrolledBack {
 
 class RecognitionAnalyzer : public FrameAnalyzer {
 public:
-    enum class Mode { Off, Enrol, Count, Lake };
-    RecognitionAnalyzer();
-    ~RecognitionAnalyzer() override;
+  enum class Mode { Off, Enrol, Count, Deal, Lake };
+  RecognitionAnalyzer();
+  ~RecognitionAnalyzer() override;
 
-    QString name() const override { return "nertz::vision"; }
-    QString analyze(cv::Mat& frame) override;
-    QVariant takeResult() override;
+  QString name() const override { return "nertz::vision"; }
+  QString analyze(cv::Mat& frame) override;
+  QVariant takeResult() override;
 
-    // All of these are called on the GUI thread and take effect from the next frame.
-    void setMode(Mode mode);
-    Mode mode() const { return mode_; }
-    // The seats of the hand being counted; clears the reassignments unless the seats are the same.
-    // Returns a message for each
-    // signature that cannot be read (its seat's cards come out unknown).
-    QStringList setSeats(const std::vector<SeatBack>& seats);
-    // Decks already enrolled, for the closeness check at enrolment.
-    void setEnrolled(const std::vector<EnrolledBack>& decks);
-    // The card at `framePoint` (frame pixels) belongs to `side` from now on (-1 clears it).
-    void reassign(QPointF framePoint, int side);
-    void clearReassignments();
-    // Enrol mode keeps the last few views; starts a new deck's collection.
-    void resetEnrolment();
-    quint64 framesAnalysed() const { return frames_; }
-    bool detectorLoaded() const { return detectorState_ == 2; }
+  // All of these are called on the GUI thread and take effect from the next frame.
+  void setMode(Mode mode);
+  Mode mode() const { return mode_; }
+  // The seats of the hand being counted; clears the reassignments unless the seats are the same.
+  // Returns a message for each
+  // signature that cannot be read (its seat's cards come out unknown).
+  QStringList setSeats(const std::vector<SeatBack>& seats);
+  // Decks already enrolled, for the closeness check at enrolment.
+  void setEnrolled(const std::vector<EnrolledBack>& decks);
+  // The card at `framePoint` (frame pixels) belongs to `side` from now on (-1 clears it).
+  void reassign(QPointF framePoint, int side);
+  void clearReassignments();
+  // Deal mode: the card counted `number`-th (0-based) belongs to `side` from now on (-1 clears it).
+  void reassignDealt(int number, int side);
+  // Deal mode starts a new count from the next frame (the cards so far and their reassignments go).
+  void resetDeal();
+  // Enrol mode keeps the last few views; starts a new deck's collection.
+  void resetEnrolment();
+  quint64 framesAnalysed() const { return frames_; }
+  bool detectorLoaded() const { return detectorState_ == 2; }
 
 private:
     QString count(cv::Mat& frame);
+    QString deal(cv::Mat& frame);
+    QString perSeatText(const BackTally& tally) const;  // "Ann 3, Bo 2, unknown 1"
     QString enrol(cv::Mat& frame);
     QString lake(cv::Mat& frame);
 
@@ -116,7 +130,9 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     std::atomic<quint64> frames_{0};
-    std::atomic<int> detectorState_{0};  // 0 not loaded, 1 failed, 2 loaded
+    std::atomic<int> detectorState_{0};
+    std::atomic<bool> restartStream_{
+        false};  // Deal: the next frame starts a new rest  // 0 not loaded, 1 failed, 2 loaded
     QVariant result_;
 };
 

@@ -3,7 +3,8 @@
 // two decks' backs enrolled from frames on the Decks screen; a game with a deck per seat; the back
 // count counted from the clip through the vision worker; one card reassigned by a click on the
 // video; review, confirmation and the rows in the file; then a correction and its recompute. Also:
-// a clip that ends mid-count keeps the count so far, and unknown cards block the count; a rating
+// a clip that ends mid-count keeps the count so far, and unknown cards block the count; cards dealt
+// through the view counted once each in the "Dealt one at a time" mode; a rating
 // recompute on a job thread; a custom rule set file, bad and good.
 #include <QComboBox>
 #include <QLabel>
@@ -29,6 +30,7 @@
 #include "league_service.hpp"
 #include "main_window.hpp"
 #include "nertz/db/games.hpp"
+#include "nertz/vision/back_render.hpp"
 #include "new_game_screen.hpp"
 #include "recognition.hpp"
 #include "vision_worker.hpp"
@@ -296,6 +298,95 @@ private slots:
         QVERIFY(find<QLabel>(w, "cameraState")->text().contains("kept"));
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::NertzLeft);
+    }
+
+    // Issue 5 (c) in the app: a real MJPG clip of 12 cards of the demo's two backs dealt across the
+    // view at 3 a second (15 fps, smeared by the exposure, a hand reaching in now and then), played
+    // at its own pace. In the "Dealt one at a time" mode each card is counted once for its seat's
+    // deck, listed with the frame it was counted in; one card is given to the other seat from the
+    // list while the count runs; when the video ends the count stays and the step says so.
+    // Seed 45: a clip the counter gets exact with the cache's art and with the painted backs. On
+    // some clips it is not (a red back crossing a red cloth is missed: BACKS.md, "Cards through the
+    // view", 32 of 40 clips exact); that is the counter's figure, measured there, not this test's
+    // subject.
+    void cardsDealtThroughTheViewAreCountedOnceEachForTheirSeat() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("club.sqlite");
+        const DemoClipArt art = demoClipArt();
+        nertz::vision::DealClipOptions o;
+        o.size = {640, 360};
+        o.cards = 12;
+        o.through = true;
+        const nertz::vision::DealClip deal =
+            nertz::vision::renderDealClip({art.backs[0], art.backs[1]}, 45, o);
+        const QString clipPath = dir.filePath("deal.avi");
+        {
+            cv::VideoWriter writer(clipPath.toStdString(), cv::CAP_OPENCV_MJPEG,
+                                   cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0, o.size);
+            QVERIFY(writer.isOpened());
+            for (const auto& f : deal.frames) writer.write(f);
+        }
+        const int blues = static_cast<int>(std::count(deal.decks.begin(), deal.decks.end(), 0));
+        QVERIFY(blues > 0 && blues < 12);
+
+        LeagueService service(file);
+        service.addLeague("Club");
+        service.addPlayer("Ann");
+        service.addPlayer("Bo");
+        const auto blue = service.addDeck("Ann", "Blue", "#1565c0", demoBackSignature(clip_, 0));
+        const auto red = service.addDeck("Bo", "Red", "#c62828", demoBackSignature(clip_, 1));
+        MainWindow w(service);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        nertz::db::NewGame g;
+        g.league = "Club";
+        g.rules = nertz::scoring::preset("nna");
+        g.sides = {{"Ann", {}, {}}, {"Bo", {}, {}}};
+        g.seatDecks = {blue, red};
+        w.openGame(service.createGame(g));
+        w.showPage(MainWindow::Page::Hand);
+        HandFlow& flow = w.handFlow();
+        flow.startScoring();
+        flow.setCaller(0);
+        flow.goTo(HandFlow::Step::Backs);
+        QVERIFY(flow.cameraCounting());  // both backs enrolled: the camera count starts by itself
+        QCOMPARE(w.recognizer().mode(), RecognitionAnalyzer::Mode::Count);
+        QVERIFY(!find<QListWidget>(w, "dealtCards")->isVisible());
+        click(w, "dealMode");
+        QCOMPARE(w.recognizer().mode(), RecognitionAnalyzer::Mode::Deal);
+        auto* list = find<QListWidget>(w, "dealtCards");
+        QVERIFY(list->isVisible());
+        QVERIFY(w.adoptSource(std::make_unique<VideoFileSource>(clipPath, false)));
+
+        // the first card counted is given to the other seat from the list, while the deal goes on
+        QTRY_VERIFY_WITH_TIMEOUT(list->count() >= 1, 20000);
+        HandScreen* hand = w.handScreen();
+        const int firstSide = hand->lastTally().cards.at(0).side;
+        QVERIFY(firstSide == 0 || firstSide == 1);
+        QCOMPARE(firstSide, deal.decks.at(0));  // counted for its own deck first
+        list->setCurrentRow(0);
+        QVERIFY(find<QLabel>(w, "selectedCard")->text().startsWith("Dealt card #1"));
+        click(w, QString("assign_%1").arg(1 - firstSide));
+
+        // the video ends: every card counted once, the count kept
+        QTRY_VERIFY_WITH_TIMEOUT(!flow.cameraCounting(), 30000);
+        QCOMPARE(list->count(), 12);
+        const int expectBlue = blues + (firstSide == 0 ? -1 : 1);
+        QCOMPARE(flow.lake(0), expectBlue);
+        QCOMPARE(flow.lake(1), 12 - expectBlue);
+        QCOMPARE(flow.unknownCards(), 0);
+        QVERIFY2(flow.cameraNote().contains("count so far (12 cards) is kept"),
+                 qPrintable(flow.cameraNote()));
+        QVERIFY(list->item(0)->text().contains("(reassigned)"));
+        for (int n = 1; n < 12; ++n) {
+            const auto& c = hand->lastTally().cards.at(std::size_t(n));
+            QCOMPARE(c.side,
+                     deal.decks.at(std::size_t(n)));  // in the order dealt, each for its deck
+            QVERIFY(c.frame > hand->lastTally().cards.at(std::size_t(n - 1)).frame);
+        }
+        // a new count starts from nothing
+        click(w, "restartDeal");
+        QCOMPARE(list->count(), 0);
     }
 
     void ratingRecomputeRunsOnAJobThreadAndRestoresTheRatings() {
