@@ -14,14 +14,25 @@ namespace nertz::vision {
 
 namespace {
 
-// Pixels whose largest channel difference is above `t`.
-cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t) {
+// Pixels whose largest channel difference is above `t`, or whose 5x5 neighbourhood differs by more
+// than `meanShare` x `t` on average (a card near the table's colour differs by its pattern, in
+// speckles too small for `t` alone; the window's mean makes one piece of them). meanShare 0: off.
+cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t, float meanShare) {
     cv::Mat d;
     cv::absdiff(a, b, d);
     std::vector<cv::Mat> ch;
     cv::split(d, ch);
     cv::Mat m = cv::max(ch[0], cv::max(ch[1], ch[2]));
-    return m > t;
+    cv::Mat out = m > t;
+    if (meanShare > 0.f) {
+        cv::Mat mean;
+        cv::blur(m, mean, cv::Size(5, 5));
+        // eroded by the window's reach, so that a card that differs strongly is not grown by it
+        cv::Mat textured = mean > meanShare * float(t);
+        cv::erode(textured, textured, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+        out |= textured;
+    }
+    return out;
 }
 
 cv::Point rounded(cv::Point2f p) {
@@ -57,7 +68,7 @@ void StreamCounter::countCard(CountedCard c, int index, std::vector<CountedCard>
 
 void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
                            std::vector<CountedCard>& fresh) {
-    cv::Mat away = changed(small, reference_, options_.followThreshold);
+    cv::Mat away = changed(small, reference_, options_.followThreshold, options_.meanShare);
     clean(away);
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(away, labels, stats, centroids, 8, CV_32S);
@@ -249,7 +260,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         return fresh;
     }
     const double area = double(small.total());
-    const cv::Mat moved = changed(small, previous_, options_.pixelThreshold);
+    const cv::Mat moved = changed(small, previous_, options_.pixelThreshold, 0.f);
     const bool still = cv::countNonZero(moved) < options_.stillFraction * area;
     previous_ = small;
     if (!still) {
@@ -260,7 +271,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // at rest: pieces still in view lie on the spot now (counted below, once) or were never cards
     tracks_.clear();
     // what changed against the last rest?
-    cv::Mat diff = changed(small, reference_, options_.pixelThreshold);
+    cv::Mat diff = changed(small, reference_, options_.pixelThreshold, 0.f);
     clean(diff);
     const int n = cv::countNonZero(diff);
     pending_ = false;

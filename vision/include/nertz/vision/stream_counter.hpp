@@ -35,6 +35,9 @@ struct StreamOptions {
     // a pixel differs from the rest view (the pieces followed): largest channel difference above
     // this; lower than pixelThreshold, so that a card near the table's colour still shows whole
     int followThreshold = 18;
+    // A pixel also differs where its 5x5 neighbourhood differs on average by more than meanShare x
+    // the threshold (a back near the table's colour differs by its pattern, in speckles); 0: off.
+    float meanShare = 0.4f;
     float cardFill = 0.85f;
     float movingFill = 0.75f;  // the same for a piece that moves (smeared at a slant)
     float minAspect = 1.2f, maxAspect = 1.9f;
