@@ -34,6 +34,7 @@ struct VisionOptions {
     int limit = 0;
     bool noIndexOutlines = false;
     bool noInkSuits = false;
+    bool asGiven = false;
 };
 
 std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
@@ -45,6 +46,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.workMinSide = o.workMinSize;
     opts.outlinesFromIndices = !o.noIndexOutlines;
     opts.suitFromInk = !o.noInkSuits;
+    opts.squareAspects = !o.asGiven;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -278,6 +280,11 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
         "read suits from the index alone, not also from the pip's ink colour (red: hearts "
         "or diamonds; black: clubs or spades; a lit key's glow: no card; the detector before "
         "2026-11-24)");
+    cmd->add_flag(
+        "--as-given", o.asGiven,
+        "read a square picture only as given, not also restored to the common camera "
+        "aspects (4:3, 16:9, either way; exports squash pictures to a square), keeping the "
+        "surest reading (the detector before 2026-11-24, late)");
     cmd->add_option(
            "--work-min-size", o.workMinSize,
            "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")

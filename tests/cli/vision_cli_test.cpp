@@ -63,6 +63,25 @@ TEST(VisionCli, DetectPrintsOneJsonObjectPerPictureInTheDocumentedShape) {
     }
 }
 
+// A square picture is also read restored to the camera aspects (the default); `--as-given` reads it
+// once, as given: on this squashed 16:9 webcam export that reads fewer faces.
+TEST(VisionCli, AsGivenReadsASquarePictureOnlyAsItIs) {
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const std::string a = (kTable / "images/WIN_20240627_17_00_45_Pro.jpg").string();
+    auto faces = [](const std::string& out) {
+        const Json j = Json::parse(out);
+        int n = 0;
+        for (const auto& c : j["cards"]) n += c["face"].is_string() ? 1 : 0;
+        return n;
+    };
+    const auto restored = runCli({"detect", a, "--json"});
+    const auto given = runCli({"detect", a, "--json", "--as-given"});
+    ASSERT_EQ(restored.code, 0) << restored.err;
+    ASSERT_EQ(given.code, 0) << given.err;
+    EXPECT_EQ(Json::parse(given.out)["width"], 640);
+    EXPECT_GT(faces(restored.out), faces(given.out) + 3) << restored.out << "\n" << given.out;
+}
+
 TEST(VisionCli, DetectGivesExitTwoForAPictureItCannotReadAndStillAnswersTheOthers) {
     NERTZ_REQUIRE_REAL_PHOTOS();
     const fs::path empty = fs::temp_directory_path() / ("nertz-vision-cli-empty-" + std::to_string(::getpid()) + ".jpg");

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include <opencv2/dnn.hpp>
@@ -303,21 +305,117 @@ TEST(Detector, AnOutlineAroundSeveralFacesIsNoCardsOutline) {
 TEST(RealCards, WebcamTableAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    // reader v3.1 with the pip's ink on this subset: precision 0.908, recall 0.777 (v3 with the
-    // ink 0.904 / 0.786, without it 0.907 / 0.767; v2 at 1024 px: 0.855 / 0.577)
+    // reader v3.1 with the pip's ink, square pictures also read restored to camera aspects, on this
+    // subset: precision 0.912, recall 0.823 (read as given 0.908 / 0.777; v3 with the ink 0.904 /
+    // 0.786, without it 0.907 / 0.767; v2 at 1024 px: 0.855 / 0.577)
     CardScore s = scoreGroup("webcam_table", 2);
     EXPECT_GE(s.precision(), 0.88) << "tp " << s.truePositives << " fp " << s.falsePositives;
-    EXPECT_GE(s.recall(), 0.76) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+    EXPECT_GE(s.recall(), 0.80) << "tp " << s.truePositives << " fn " << s.falseNegatives;
 }
 
 TEST(RealCards, PhoneAccuracy) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    // reader v3.1 with the pip's ink on this subset: precision 0.912, recall 0.849 (v3 with the
+    // reader v3.1 with the pip's ink, square pictures also read restored to camera aspects, on this
+    // subset: precision 0.889, recall 0.877 (read as given 0.912 / 0.849: here 2 more false cards
+    // for 2 more right; on the whole set both rise, models/MODEL.md "Square pictures"; v3 with the
     // ink 0.912 / 0.849, without it 0.924 / 0.836; v2 at 1024 px: 0.862 / 0.767)
     CardScore s = scoreGroup("phone", 6);
-    EXPECT_GE(s.precision(), 0.89) << "tp " << s.truePositives << " fp " << s.falsePositives;
-    EXPECT_GE(s.recall(), 0.81) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+    EXPECT_GE(s.precision(), 0.86) << "tp " << s.truePositives << " fp " << s.falsePositives;
+    EXPECT_GE(s.recall(), 0.85) << "tp " << s.truePositives << " fn " << s.falseNegatives;
+}
+
+// The real photos are exports squashed to 640x640 (the data's README). A square picture is also
+// read restored to the common camera aspects and the surer reading kept
+// (DetectorOptions::squareAspects; models/MODEL.md, "Square pictures"). This webcam picture (16:9
+// squashed to a square) is read at 16:9, its indices' boxes brought back to the square picture's
+// pixels onto the labelled corners, and it reads 7 more of its cards than read as given. A picture
+// that is not square is read as given.
+TEST(RealCards, ASquashedExportIsReadRestoredToItsCamerasAspect) {
+    NERTZ_REQUIRE_MODEL();
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const std::string name = "WIN_20240627_17_00_45_Pro";
+    const cv::Mat img = loadImage(kReal + "/webcam_table/images/" + name + ".jpg");
+    ASSERT_EQ(img.cols, img.rows);
+    // the labelled corner boxes (YOLO: class cx cy w h, normalised), by face name
+    std::vector<std::string> classes;
+    {
+        std::ifstream in(kReal + "/classes.txt");
+        for (std::string line; std::getline(in, line);) classes.push_back(line);
+    }
+    std::multimap<std::string, cv::Rect2f> labelled;
+    std::set<std::string> truth;
+    {
+        std::ifstream in(kReal + "/webcam_table/labels/" + name + ".txt");
+        int cls = 0;
+        float cx = 0, cy = 0, w = 0, h = 0;
+        while (in >> cls >> cx >> cy >> w >> h) {
+            const float W = float(img.cols), H = float(img.rows);
+            labelled.emplace(classes.at(std::size_t(cls)),
+                             cv::Rect2f((cx - w / 2) * W, (cy - h / 2) * H, w * W, h * H));
+            truth.insert(classes.at(std::size_t(cls)));
+        }
+    }
+    ASSERT_GE(truth.size(), 20u);
+    auto rightOf = [&](const Detection& d) {
+        int n = 0;
+        for (const auto& c : d.cards) n += c.face && truth.count(c.face->name());
+        return n;
+    };
+
+    const Detection d = detector().detect(img);
+    EXPECT_NEAR(d.stretchX, 16.f / 9.f, 1e-4f);
+    EXPECT_EQ(d.stretchY, 1.f);
+    EXPECT_EQ(d.width, img.cols);
+    // the same as reading the picture stretched to 16:9, its positions brought back
+    DetectorOptions asGiven;
+    asGiven.squareAspects = false;
+    Detector given(asGiven);
+    cv::Mat wide;
+    cv::resize(img, wide, cv::Size(), 16.0 / 9.0, 1.0, cv::INTER_CUBIC);
+    const Detection w = given.detect(wide);
+    ASSERT_EQ(w.cards.size(), d.cards.size());
+    for (std::size_t i = 0; i < d.cards.size(); ++i) {
+        ASSERT_EQ(w.cards[i].face, d.cards[i].face);
+        ASSERT_EQ(w.cards[i].indices.size(), d.cards[i].indices.size());
+        for (std::size_t k = 0; k < d.cards[i].indices.size(); ++k) {
+            const IndexReading &r = d.cards[i].indices[k], &q = w.cards[i].indices[k];
+            EXPECT_NEAR(r.centre.x, q.centre.x * 9.f / 16.f, 1e-3f);
+            EXPECT_NEAR(r.centre.y, q.centre.y, 1e-3f);
+            EXPECT_NEAR(r.box.x, q.box.x * 9.f / 16.f, 1e-3f);
+            EXPECT_NEAR(r.box.width, q.box.width * 9.f / 16.f, 1e-3f);
+            EXPECT_GE(r.box.x, 0.f);
+            EXPECT_LE(r.box.br().x, float(img.cols) + 1e-3f);
+        }
+    }
+    // the right ones sit on the labelled corners of their faces (the labels' boxes are drawn by
+    // hand: half as large again); a misread may name a face labelled elsewhere
+    int onLabel = 0;
+    for (const auto& c : d.cards)
+        for (const auto& r : c.indices) {
+            const auto [from, to] = labelled.equal_range(r.face.name());
+            for (auto it = from; it != to; ++it) {
+                const cv::Rect2f& b = it->second;
+                if (cv::Rect2f(b.x - b.width / 4, b.y - b.height / 4, b.width * 1.5f,
+                               b.height * 1.5f)
+                        .contains(r.centre)) {
+                    ++onLabel;
+                    break;
+                }
+            }
+        }
+    EXPECT_GE(onLabel, 12);
+
+    const Detection g = given.detect(img);
+    EXPECT_EQ(g.stretchX, 1.f);
+    std::cout << name << ": " << rightOf(d) << " of " << truth.size()
+              << " cards read restored to 16:9, " << rightOf(g) << " read as given\n";
+    EXPECT_GE(rightOf(d), rightOf(g) + 5);
+
+    const Detection cropped =
+        detector().detect(img(cv::Rect(0, 0, img.cols, img.rows - 40)).clone());
+    EXPECT_EQ(cropped.stretchX, 1.f);
+    EXPECT_EQ(cropped.stretchY, 1.f);
 }
 
 // On webcam_table/WIN_20240627_11_36_36_Pro.jpg a keyboard fills the lower quarter; its keys are
@@ -346,16 +444,19 @@ TEST(RealCards, KeysOfAKeyboardAreNoCards) {
 TEST(RealCards, ThePipsInkDecidesTheSuitsColour) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
-    DetectorOptions without;
+    // both read square pictures as given, as when this was measured (the aspects move the surest
+    // reading, and with it which faces are read, on both sides)
+    DetectorOptions with, without;
+    with.squareAspects = without.squareAspects = false;
     without.suitFromInk = false;
-    Detector plain(without);
+    Detector inked(with), plain(without);
     CardScore on, off;
     std::map<std::string, long> conf;
     long lost = 0;
     for (const auto& item : loadLabelledFolder(kReal + "/webcam_table")) {
         const cv::Mat img = loadImage(item.imagePath);
         std::set<scoring::Card> a, b;
-        for (const auto& c : detector().detect(img).cards)
+        for (const auto& c : inked.detect(img).cards)
             if (c.face) a.insert(*c.face);
         for (const auto& c : plain.detect(img).cards)
             if (c.face) b.insert(*c.face);

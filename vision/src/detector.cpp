@@ -21,9 +21,78 @@ Detector::Detector(DetectorOptions options)
     if (options_.suitFromInk) colourless(cv::Mat(1, 1, CV_8UC3, cv::Scalar::all(0)));
 }
 
+namespace {
+
+// The mean confidence of the (up to) 5 surest indices read: how surely a reading reads.
+float surest5(const Detection& d) {
+    std::vector<float> c;
+    for (const DetectedCard& card : d.cards)
+        for (const IndexReading& r : card.indices) c.push_back(r.confidence);
+    if (c.empty()) return 0.f;
+    const std::size_t n = std::min<std::size_t>(5, c.size());
+    std::partial_sort(c.begin(), c.begin() + std::ptrdiff_t(n), c.end(), std::greater<>());
+    float sum = 0.f;
+    for (std::size_t i = 0; i < n; ++i) sum += c[i];
+    return sum / float(n);
+}
+
+// A reading of the picture stretched by (fx, fy), brought back to the picture's pixels.
+void unstretch(Detection& d, float fx, float fy, cv::Size size) {
+    auto back = [&](cv::Point2f p) { return cv::Point2f(p.x / fx, p.y / fy); };
+    for (DetectedCard& card : d.cards) {
+        if (card.quad)
+            for (cv::Point2f& p : *card.quad) p = back(p);
+        for (IndexReading& r : card.indices) {
+            r.centre = back(r.centre);
+            const cv::Point2f along(r.up.x * r.scale / fx, r.up.y * r.scale / fy);
+            const float len = std::hypot(along.x, along.y);
+            r.scale = len;
+            r.up = along * (1.f / std::max(len, 1e-6f));
+            r.box = cv::Rect2f(r.box.x / fx, r.box.y / fy, r.box.width / fx, r.box.height / fy) &
+                    cv::Rect2f(0.f, 0.f, float(size.width), float(size.height));
+        }
+    }
+    d.width = size.width;
+    d.height = size.height;
+    d.stretchX = fx;
+    d.stretchY = fy;
+}
+
+}  // namespace
+
 Detection Detector::detect(const cv::Mat& image) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const cv::Mat bgr = toBgr8(image);
+    Detection best = detectAsGiven(bgr);
+    const bool square = std::abs(bgr.cols - bgr.rows) <= std::max(bgr.cols, bgr.rows) / 50;
+    if (options_.squareAspects && square) {
+        float bestScore = surest5(best);
+        for (auto [fx, fy] : {std::pair{4.f / 3.f, 1.f}, std::pair{16.f / 9.f, 1.f},
+                              std::pair{1.f, 4.f / 3.f}, std::pair{1.f, 16.f / 9.f}}) {
+            // no larger than the working size the reading would shrink it to anyway
+            const float k =
+                std::min(1.f, float(options_.workMaxSide) / (float(bgr.cols) * std::max(fx, fy)));
+            fx *= k;
+            fy *= k;
+            cv::Mat stretched;
+            cv::resize(bgr, stretched, cv::Size(), fx, fy,
+                       k < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
+            Detection d = detectAsGiven(stretched);
+            const float score = surest5(d);
+            if (score > bestScore) {
+                unstretch(d, fx, fy, bgr.size());
+                best = std::move(d);
+                bestScore = score;
+            }
+        }
+    }
+    best.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return best;
+}
+
+Detection Detector::detectAsGiven(const cv::Mat& bgr) {
     auto t0 = std::chrono::steady_clock::now();
-    cv::Mat bgr = toBgr8(image);
     Detection result;
     result.width = bgr.cols;
     result.height = bgr.rows;

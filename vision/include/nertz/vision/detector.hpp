@@ -37,6 +37,9 @@ struct Detection {
     int width = 0;
     int height = 0;
     double ms = 0;  // processing time of detect(), milliseconds
+    // A square picture read restored to another aspect (DetectorOptions::squareAspects): it was
+    // read stretched by these factors; every position above is in the picture as given.
+    float stretchX = 1.f, stretchY = 1.f;
     std::vector<DetectedCard> cards;
 };
 
@@ -59,6 +62,13 @@ struct DetectorOptions {
     // spades; a light green-to-violet glow (a lit key, a screen) is no index (pip_colour.hpp); not
     // in colourless (grayscale) pictures.
     bool suitFromInk = true;
+    // A square picture is most often a camera's picture squashed to a square by an export (the
+    // labelled real photos are such exports): glyphs 4-6 px wide lose their shape. A square one is
+    // read as given and restored to the common camera aspects (4:3, 16:9, either way), and the
+    // reading whose surest indices are surest is kept (the mean of its 5 most confident: a wrong
+    // aspect reads fewer indices, and less surely). Five readings' time; models/MODEL.md, "Square
+    // pictures". False: read as given.
+    bool squareAspects = true;
 };
 
 // Owns the loaded models; detect() may be called for frame after frame (not concurrently).
@@ -72,6 +82,7 @@ class Detector {
     const DetectorOptions& options() const noexcept { return options_; }
 
   private:
+    Detection detectAsGiven(const cv::Mat& bgr);  // 8-bit BGR
     DetectorOptions options_;
     ProposalParams params_;
     IndexReader reader_;
