@@ -449,7 +449,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             } catch (const vi::ImageError& e) {
                 throw sc("INPUT", e.what());
             }
-            vi::DetectorOptions opts;
+            vi::DetectorOptions opts = vi::DetectorOptions::stillPicture();
             opts.modelDir = a->models;
             std::unique_ptr<vi::Detector> detector;
             try {

@@ -35,6 +35,7 @@ struct VisionOptions {
     bool noIndexOutlines = false;
     bool noInkSuits = false;
     bool asGiven = false;
+    float smallIndices = vision::DetectorOptions::stillPicture().smallIndexHeight;
 };
 
 std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
@@ -47,6 +48,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.outlinesFromIndices = !o.noIndexOutlines;
     opts.suitFromInk = !o.noInkSuits;
     opts.squareAspects = !o.asGiven;
+    opts.smallIndexHeight = o.smallIndices;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -280,6 +282,11 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
         "read suits from the index alone, not also from the pip's ink colour (red: hearts "
         "or diamonds; black: clubs or spades; a lit key's glow: no card; the detector before "
         "2026-11-24)");
+    cmd->add_option("--small-indices", o.smallIndices,
+                    "a picture whose corner indices read under this many pixels high (the median, "
+                    "at the working size; or none read) is read again enlarged 1.5 times (0: read "
+                    "once, as a live camera frame is)")
+        ->check(CLI::Range(0.0, 1000.0));
     cmd->add_flag(
         "--as-given", o.asGiven,
         "read a square picture only as given, not also restored to the common camera "

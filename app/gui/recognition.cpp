@@ -368,7 +368,8 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
     // The face reader's models load here, on the worker thread, the first time they are needed.
     if (detectorState_ == 0) {
         try {
-            impl_->detector = std::make_unique<vi::Detector>();
+            // the lake's tops and a fanned pile are read from a still table, not followed live
+            impl_->detector = std::make_unique<vi::Detector>(vi::DetectorOptions::stillPicture());
             detectorState_ = 2;
         } catch (const std::exception& e) {
             impl_->detectorError = e.what();

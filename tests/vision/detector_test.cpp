@@ -418,6 +418,62 @@ TEST(RealCards, ASquashedExportIsReadRestoredToItsCamerasAspect) {
     EXPECT_EQ(cropped.stretchY, 1.f);
 }
 
+// Small indices read again (DetectorOptions::stillPicture): two webcam_table photos shrunk to
+// 480x270 side by side, a 960x270 picture with indices ~15-20 px high that the working size does
+// not enlarge. As a still picture it is read again 1.5 times larger, positions in its own pixels
+// (the same as reading the enlarged picture once, divided back), and reads more of its cards; as a
+// live frame (the default options) it is read once.
+TEST(RealCards, SmallIndicesOfAStillPictureAreReadAgainEnlarged) {
+    NERTZ_REQUIRE_MODEL();
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const auto items = loadLabelledFolder(kReal + "/webcam_table");
+    const LabelledImage* pair[2] = {nullptr, nullptr};
+    for (const auto& it : items) {
+        if (it.imagePath.find("WIN_20240627_11_36_36_Pro") != std::string::npos) pair[0] = &it;
+        if (it.imagePath.find("WIN_20240627_11_37_46_Pro") != std::string::npos) pair[1] = &it;
+    }
+    ASSERT_TRUE(pair[0] && pair[1]);
+    cv::Mat picture(270, 960, CV_8UC3);
+    std::set<scoring::Card> truth;
+    for (int k = 0; k < 2; ++k) {
+        cv::resize(loadImage(pair[k]->imagePath), picture(cv::Rect(480 * k, 0, 480, 270)),
+                   cv::Size(480, 270), 0, 0, cv::INTER_AREA);
+        truth.insert(pair[k]->truth.begin(), pair[k]->truth.end());
+    }
+    auto right = [&](const Detection& d) {
+        int n = 0;
+        for (const auto& c : d.cards) n += c.face && truth.count(*c.face);
+        return n;
+    };
+    const Detection live = detector().detect(picture);
+    EXPECT_EQ(live.enlarged, 1.0);
+    Detector still(DetectorOptions::stillPicture());
+    const Detection d = still.detect(picture);
+    ASSERT_EQ(d.enlarged, 1.5);
+    EXPECT_EQ(d.width, 960);
+    // the same as the live reading of the picture made 1.5 times larger, brought back
+    cv::Mat large;
+    cv::resize(picture, large, cv::Size(), 1.5, 1.5, cv::INTER_CUBIC);
+    DetectorOptions wide;
+    wide.workMaxSide = 1440;  // not shrunk back
+    const Detection l = Detector(wide).detect(large);
+    ASSERT_EQ(l.cards.size(), d.cards.size());
+    for (std::size_t i = 0; i < d.cards.size(); ++i) {
+        ASSERT_EQ(l.cards[i].face, d.cards[i].face);
+        ASSERT_EQ(l.cards[i].indices.size(), d.cards[i].indices.size());
+        for (std::size_t k = 0; k < d.cards[i].indices.size(); ++k) {
+            EXPECT_NEAR(d.cards[i].indices[k].centre.x, l.cards[i].indices[k].centre.x / 1.5f,
+                        0.02f);
+            EXPECT_NEAR(d.cards[i].indices[k].centre.y, l.cards[i].indices[k].centre.y / 1.5f,
+                        0.02f);
+            EXPECT_LE(d.cards[i].indices[k].box.br().y, 270.f + 1e-3f);
+        }
+    }
+    std::cout << "960x270 of two webcam photos: " << right(d) << " of " << truth.size()
+              << " cards read again enlarged, " << right(live) << " read once\n";
+    EXPECT_GE(right(d), right(live) + 3);
+}
+
 // On webcam_table/WIN_20240627_11_36_36_Pro.jpg a keyboard fills the lower quarter; its keys are
 // bright four-sided shapes and were reported as cards (five of them). Next to the read cards they
 // are a quarter of a card's size, and are no longer reported.

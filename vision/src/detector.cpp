@@ -60,12 +60,45 @@ void unstretch(Detection& d, float fx, float fy, cv::Size size) {
 
 }  // namespace
 
+DetectorOptions DetectorOptions::stillPicture() {
+    DetectorOptions o;
+    o.smallIndexHeight =
+        40.f;  // chosen on train-design scenes (MODEL.md, "Small indices read again")
+    return o;
+}
+
+double Detector::workScale(cv::Size size) const {
+    const int side = std::max(size.width, size.height);
+    if (side > options_.workMaxSide) return double(options_.workMaxSide) / side;
+    if (options_.workMinSide > 0 && side < options_.workMinSide)
+        return double(options_.workMinSide) / side;
+    return 1.0;
+}
+
+Detection Detector::read(const cv::Mat& bgr) {
+    Detection d = detectAsGiven(bgr, 1.0);
+    if (options_.smallIndexHeight <= 0.f || options_.smallIndexEnlarge <= 1.f) return d;
+    const double s = workScale(bgr.size());
+    if (s > 1.0) return d;  // enlarged already (a small picture)
+    std::vector<double> heights;
+    for (const DetectedCard& c : d.cards)
+        for (const IndexReading& r : c.indices) heights.push_back(double(r.box.height) * s);
+    const double h = heights.empty() ? 0.0 : detail::medianOf(std::move(heights));
+    if (h >= options_.smallIndexHeight) return d;
+    Detection again = detectAsGiven(bgr, options_.smallIndexEnlarge);
+    again.enlarged = options_.smallIndexEnlarge;
+    return again;
+}
+
 Detection Detector::detect(const cv::Mat& image) {
     const auto t0 = std::chrono::steady_clock::now();
     const cv::Mat bgr = toBgr8(image);
-    Detection best = detectAsGiven(bgr);
     const bool square = std::abs(bgr.cols - bgr.rows) <= std::max(bgr.cols, bgr.rows) / 50;
-    if (options_.squareAspects && square) {
+    // a square picture is read at five aspects instead of again enlarged (its stretched copies
+    // are enlargements already)
+    const bool aspects = options_.squareAspects && square;
+    Detection best = aspects ? detectAsGiven(bgr, 1.0) : read(bgr);
+    if (aspects) {
         float bestScore = surest5(best);
         for (auto [fx, fy] : {std::pair{4.f / 3.f, 1.f}, std::pair{16.f / 9.f, 1.f},
                               std::pair{1.f, 4.f / 3.f}, std::pair{1.f, 16.f / 9.f}}) {
@@ -77,7 +110,7 @@ Detection Detector::detect(const cv::Mat& image) {
             cv::Mat stretched;
             cv::resize(bgr, stretched, cv::Size(), fx, fy,
                        k < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
-            Detection d = detectAsGiven(stretched);
+            Detection d = detectAsGiven(stretched, 1.0);
             const float score = surest5(d);
             if (score > bestScore) {
                 unstretch(d, fx, fy, bgr.size());
@@ -91,22 +124,19 @@ Detection Detector::detect(const cv::Mat& image) {
     return best;
 }
 
-Detection Detector::detectAsGiven(const cv::Mat& bgr) {
+Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge) {
     auto t0 = std::chrono::steady_clock::now();
     Detection result;
     result.width = bgr.cols;
     result.height = bgr.rows;
 
     // 1. working copy: gray, longest side between workMinSide and workMaxSide
-    double scale = 1.0;
+    const double scale = workScale(bgr.size()) * enlarge;
     cv::Mat work = bgr;
-    if (std::max(bgr.cols, bgr.rows) > options_.workMaxSide) {
-        scale = double(options_.workMaxSide) / std::max(bgr.cols, bgr.rows);
+    if (scale < 1.0)
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
-    } else if (options_.workMinSide > 0 && std::max(bgr.cols, bgr.rows) < options_.workMinSide) {
-        scale = double(options_.workMinSide) / std::max(bgr.cols, bgr.rows);
+    else if (scale > 1.0)
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_CUBIC);
-    }
     cv::Mat gray;
     cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
 

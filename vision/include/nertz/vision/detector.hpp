@@ -40,6 +40,9 @@ struct Detection {
     // A square picture read restored to another aspect (DetectorOptions::squareAspects): it was
     // read stretched by these factors; every position above is in the picture as given.
     float stretchX = 1.f, stretchY = 1.f;
+    // Read again enlarged by this for its small indices (DetectorOptions::smallIndexHeight); 1:
+    // not.
+    double enlarged = 1.0;
     std::vector<DetectedCard> cards;
 };
 
@@ -69,6 +72,18 @@ struct DetectorOptions {
     // aspect reads fewer indices, and less surely). Five readings' time; models/MODEL.md, "Square
     // pictures". False: read as given.
     bool squareAspects = true;
+    // Small indices: a picture the working size does not enlarge whose indices read at under
+    // smallIndexHeight working pixels high (the median; or none read) is read again enlarged by
+    // smallIndexEnlarge, and that reading is kept. A far camera's lake has 15-30 px indices, which
+    // the reader reads far better enlarged; it costs a second, larger reading of such pictures
+    // (models/MODEL.md, "Small indices read again"). 0: off, the default for following a camera
+    // live (a frame of small indices would take ~2.5 times the 40 ms budget); stillPicture() turns
+    // it on for pictures read once (nertzref-cli detect / eval / lake, the app's lake step).
+    float smallIndexHeight = 0.f;
+    double smallIndexEnlarge = 1.5;
+
+    // The settings for a still picture (a photo, a lake check): small indices read again enlarged.
+    static DetectorOptions stillPicture();
 };
 
 // Owns the loaded models; detect() may be called for frame after frame (not concurrently).
@@ -82,7 +97,11 @@ class Detector {
     const DetectorOptions& options() const noexcept { return options_; }
 
   private:
-    Detection detectAsGiven(const cv::Mat& bgr);  // 8-bit BGR
+    // One reading of an 8-bit BGR picture at the working size times `enlarge`.
+    Detection detectAsGiven(const cv::Mat& bgr, double enlarge);
+    // detectAsGiven, read again enlarged when its indices are small (smallIndexHeight).
+    Detection read(const cv::Mat& bgr);
+    double workScale(cv::Size size) const;
     DetectorOptions options_;
     ProposalParams params_;
     IndexReader reader_;
