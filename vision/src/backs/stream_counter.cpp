@@ -68,6 +68,7 @@ void StreamCounter::countCard(CountedCard c, int index, std::vector<CountedCard>
 
 void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
                            std::vector<CountedCard>& fresh) {
+    for (Track& t : tracks_) ++t.age;
     cv::Mat away = changed(small, reference_, options_.followThreshold, options_.meanShare);
     clean(away);
     cv::Mat labels, stats, centroids;
@@ -226,7 +227,9 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
         ++tr.lost;
         const bool clear = where.area() == 0 || cv::countNonZero(away(where)) < 0.3 * where.area();
         if (clear) {
-            if (tr.views >= options_.minCardViews) countCard(tr.best, index, fresh);
+            if (tr.views >= options_.minCardViews ||
+                (options_.oneViewAge > 0 && tr.views == 1 && tr.age >= options_.oneViewAge))
+                countCard(tr.best, index, fresh);
             continue;
         }
         if (tr.lost <= 8) keep.push_back(tr);  // hidden in something else for now

@@ -3,7 +3,8 @@
 //   the last rest (so a card staying in view, or a hand passing over, is never counted again);
 // - through the view: what differs from the last rest is followed from frame to frame as moving
 //   pieces. A piece that was card-shaped (whole in the frame, filling a rectangle of a card's
-//   aspect once the smear of its motion is taken off) in at least minCardViews frames and then
+//   aspect once the smear of its motion is taken off) in at least minCardViews frames (or in one,
+//   when it was followed for oneViewAge frames and a hand joined it in the others) and then
 //   leaves (its place shows the rest view again, or it went out of the frame) is one card,
 //   attributed from its surest view. While a card and a hand (or two cards) make one piece, each is
 //   carried on as it moved. Pieces still in view when the view rests are the spot's business and
@@ -42,6 +43,9 @@ struct StreamOptions {
     float movingFill = 0.75f;  // the same for a piece that moves (smeared at a slant)
     float minAspect = 1.2f, maxAspect = 1.9f;
     int minCardViews = 2;
+    // ... or in one frame only, when it was followed for >= oneViewAge frames (a hand joined it in
+    // the others: a fast card is whole in view for 3-4 frames); 0: never.
+    int oneViewAge = 4;
     // A moving piece may be smeared along its motion by up to smear x its speed (pixels a frame):
     // the exposure's share of the frame interval, and some (a camera at 1/30 s exposes nearly all).
     float smear = 0.6f;
@@ -73,6 +77,7 @@ class StreamCounter {
         int views = 0;       // frames it was card-shaped in
         CountedCard best;    // its surest attribution so far
         int lost = 0;        // frames since it was last seen
+        int age = 0;         // frames followed (seen, carried on in a joined piece, or unseen)
 
         // How far it has gone since it was last seen, at its speed.
         cv::Point2f step() const { return velocity * float(1 + lost); }
