@@ -654,11 +654,15 @@ bool HandScreen::dealing() const {
 
 void HandScreen::showTally(const BackTally& tally) {
     if (tally.dealt != dealing()) return;  // a frame counted before the mode changed
-    const bool more = tally.dealt && tally.cards.size() != tally_.cards.size();
+    // the list follows the deal: a card counted, or one given to another seat
+    bool changed =
+        tally.dealt && (tally.cards.size() != tally_.cards.size() ||
+                        tally.cards.size() != static_cast<std::size_t>(dealtList_->count()));
+    for (std::size_t i = 0; tally.dealt && !changed && i < tally.cards.size(); ++i)
+        changed = tally.cards[i].side != tally_.cards[i].side ||
+                  tally.cards[i].reassigned != tally_.cards[i].reassigned;
     tally_ = tally;
-    if (more ||
-        (tally.dealt && tally_.cards.size() != static_cast<std::size_t>(dealtList_->count())))
-        refreshDealt();
+    if (changed) refreshDealt();
     if (flow_.step() != Step::Backs || !flow_.cameraCounting()) return refreshCamera();
     flow_.applyCameraCount(tally.perSide, tally.unknown);
 }
@@ -754,6 +758,11 @@ void HandScreen::assignSelected(int side) {
 void HandScreen::refreshCamera() {
     const bool live = flow_.cameraCounting();
     const bool deal = dealing();
+    if (cameraCount_->isChecked() != live) {  // the camera stopped (the count held by itself)
+        cameraCount_->blockSignals(true);
+        cameraCount_->setChecked(live);
+        cameraCount_->blockSignals(false);
+    }
     cameraCount_->setText(live ? "Camera count: on, live  (C: hold it)" : "Camera count: off  (C: count from the camera)");
     QString state;
     if (!flow_.cameraNote().isEmpty()) state = flow_.cameraNote();

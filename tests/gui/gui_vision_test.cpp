@@ -384,6 +384,17 @@ private slots:
                      deal.decks.at(std::size_t(n)));  // in the order dealt, each for its deck
             QVERIFY(c.frame > hand->lastTally().cards.at(std::size_t(n - 1)).frame);
         }
+        // a card given to another seat after the last was counted: the list says so at once (the
+        // frames go on coming from a still picture of the table)
+        writeFrames(clip_, plan_.holdFirst, plan_.holdFirst + 2, 1, dir.filePath("still"));
+        click(w, "cameraCount");  // on again; the deal count goes on from a new rest
+        QVERIFY(flow.cameraCounting());
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("still"), {}}, false));
+        list->setCurrentRow(11);
+        const int lastSide = hand->lastTally().cards.at(11).side;
+        click(w, QString("assign_%1").arg(1 - lastSide));
+        QTRY_VERIFY_WITH_TIMEOUT(list->item(11)->text().contains("(reassigned)"), 10000);
+        QCOMPARE(list->count(), 12);
         // a new count starts from nothing
         click(w, "restartDeal");
         QCOMPARE(list->count(), 0);
