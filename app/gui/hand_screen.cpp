@@ -41,13 +41,11 @@ QLabel* hint(const QString& text) {
 
 QString HandScreen::shortcutHelp() {
     return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card "
-           "was played, "
-           "N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who called: 1-8 that "
-           "side, 0 nobody "
-           "(all stuck) · Lake: R use the tops the camera read · Back count: C camera count "
-           "on/off, tap a card to reassign, D dealt one at a time on/off · Nertz left: F take the "
-           "camera's count of a fanned pile · Counts: 1-8 or Up/Down pick a side, + / Right add "
-           "one, - / Left take one, PgUp add five";
+           "was played, N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who "
+           "called: 1-8 that side, 0 nobody (all stuck) · Lake: R use the tops the camera read · "
+           "Back count: C camera count on/off, tap a card to reassign, D dealt one at a time "
+           "on/off · Nertz left: F take the camera's count of a fanned pile · Counts: 1-8 or "
+           "Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
 }
 
 HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_(flow) {
@@ -202,12 +200,10 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         auto* v = new QVBoxLayout(page);
         v->addWidget(hint(
             "Lay the sorted lake cards face down under the camera: each card is told by its back "
-            "and "
-            "outlined in its owner's colour. Tap a card on the video to give it to another player; "
-            "unknown cards (magenta, ?) must be given an owner. Or deal them past the camera one "
-            "at a "
-            "time (D), onto a spot or across the view: each is counted once. Or count by hand with "
-            "+ / -."));
+            "and outlined in its owner's colour. Tap a card on the video to give it to another "
+            "player; unknown cards (magenta, ?) must be given an owner. Or deal them past the "
+            "camera one at a time (D), onto a spot or across the view: each is counted once. Or "
+            "count by hand with + / -."));
         auto* modes = new QHBoxLayout;
         cameraCount_ = bigButton("Camera count: off  (C)", "cameraCount");
         cameraCount_->setCheckable(true);
@@ -249,24 +245,15 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         v->addLayout(assignBox_);
         v->addStretch(1);
         connect(dealMode_, &QPushButton::toggled, this, [this](bool on) {
-            if (recognizer_) recognizer_->resetDeal();
-            selectedDealt_.reset();
             selected_point_.reset();
+            startDealAgain();
             if (on && !cameraCount_->isChecked())
                 cameraCount_->setChecked(true);  // dealing is a camera count
-            else if (flow_.cameraCounting())
-                flow_.applyCameraCount({}, 0);
-            tally_ = {};
-            refreshDealt();
             refreshCamera();
             emit dealingChanged();
         });
         connect(restartDeal_, &QPushButton::clicked, this, [this] {
-            if (recognizer_) recognizer_->resetDeal();
-            selectedDealt_.reset();
-            tally_ = {};
-            if (flow_.cameraCounting()) flow_.applyCameraCount({}, 0);
-            refreshDealt();
+            startDealAgain();
             refreshCamera();
             banner_->showInfo("The deal count starts again from the next frame.");
         });
@@ -507,12 +494,7 @@ void HandScreen::showStep() {
     next_->setText(step == Step::Lake && tops_->text().trimmed().isEmpty() ? "Skip  (Enter)" : "Next  (Enter)");
     if (step == Step::Playing) {
         autoCountOffered_ = false;
-        if (dealing()) {  // a new hand: its deal count starts from nothing
-            if (recognizer_) recognizer_->resetDeal();
-            selectedDealt_.reset();
-            tally_ = {};
-            refreshDealt();
-        }
+        if (dealing()) startDealAgain();  // a new hand: its deal count starts from nothing
     }
     // Every seat's back is enrolled: the camera count starts by itself (once a hand; C turns it off).
     if (step == Step::Backs && !autoCountOffered_ && recognizer_ && flow_.hasGame() && flow_.lakeTotal() == 0 &&
@@ -521,11 +503,6 @@ void HandScreen::showStep() {
         bool all = !flow_.seatDecks().empty();
         for (const auto& d : flow_.seatDecks()) all = all && d && !d->backSignature.empty();
         if (all) flow_.setCameraCounting(true);
-    }
-    if (step == Step::Backs && cameraCount_->isChecked() != flow_.cameraCounting()) {
-        cameraCount_->blockSignals(true);
-        cameraCount_->setChecked(flow_.cameraCounting());
-        cameraCount_->blockSignals(false);
     }
     if (step != Step::NertzLeft) {
         fanCount_ = -1;
@@ -652,6 +629,14 @@ bool HandScreen::dealing() const {
     return dealMode_->isChecked();
 }
 
+void HandScreen::startDealAgain() {
+    if (recognizer_) recognizer_->resetDeal();
+    selectedDealt_.reset();
+    tally_ = {};
+    if (flow_.cameraCounting()) flow_.applyCameraCount({}, 0);  // the counters show the new count
+    refreshDealt();
+}
+
 void HandScreen::showTally(const BackTally& tally) {
     if (tally.dealt != dealing()) return;  // a frame counted before the mode changed
     // the list follows the deal: a card counted, or one given to another seat
@@ -758,7 +743,7 @@ void HandScreen::assignSelected(int side) {
 void HandScreen::refreshCamera() {
     const bool live = flow_.cameraCounting();
     const bool deal = dealing();
-    if (cameraCount_->isChecked() != live) {  // the camera stopped (the count held by itself)
+    if (cameraCount_->isChecked() != live) {  // the flow changed it (a step, a stopped camera)
         cameraCount_->blockSignals(true);
         cameraCount_->setChecked(live);
         cameraCount_->blockSignals(false);

@@ -96,6 +96,7 @@ public:
     QPushButton* restartDeal_;
     QListWidget* dealtList_;  // Deal: the cards counted so far, in order; pick one to reassign it
     void refreshDealt();
+    void startDealAgain();  // the deal count from nothing: recognizer, list, counters
     QLabel* cameraState_;
     QLabel* unknown_;
     QLabel* selectedCard_;

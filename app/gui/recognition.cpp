@@ -29,6 +29,15 @@ vi::Quad fromQuad(const std::array<QPointF, 4>& q) {
     return out;
 }
 cv::Scalar bgr(QColor c) { return cv::Scalar(c.blue(), c.green(), c.red()); }
+// Adds `t` (its seat decided) to the tally: per seat, or unknown.
+void addToTally(BackTally& tally, TallyCard t) {
+    if (t.side >= static_cast<int>(tally.perSide.size())) t.side = -1;
+    if (t.side >= 0)
+        ++tally.perSide[std::size_t(t.side)];
+    else
+        ++tally.unknown;
+    tally.cards.push_back(t);
+}
 }  // namespace
 
 bool TallyCard::contains(QPointF p) const { return vi::quadContains(fromQuad(quad), cv::Point2f(float(p.x()), float(p.y()))); }
@@ -70,6 +79,28 @@ struct RecognitionAnalyzer::Impl {
     int streamFrameBase = 0;  // frames fed to earlier counters of this deal
     std::vector<vi::CountedCard> dealt;
     std::map<int, int> dealtOverrides;  // card number -> seat
+
+    void clearDeal() {
+        stream.reset();
+        streamFrameBase = 0;
+        dealt.clear();
+        dealtOverrides.clear();
+    }
+    // A counted card on the screen: its outline and the seat whose deck its back matched.
+    TallyCard tallyCard(const vi::CountedCard& c) const {
+        TallyCard t;
+        t.quad = toQuad(c.quad);
+        t.confidence = c.confidence;
+        if (c.deck >= 0 && c.deck < static_cast<int>(matcherSide.size()))
+            t.side = matcherSide[c.deck];
+        return t;
+    }
+    // The seat's overlay colour; magenta for an unknown card.
+    QColor colourOf(int side) const {
+        if (side < 0) return QColor("#ff00ff");
+        return seats[std::size_t(side)].colour.isValid() ? seats[std::size_t(side)].colour
+                                                         : QColor("#90a4ae");
+    }
     // Enrol
     vi::BackMatcher enrolled;
     std::vector<vi::BackSignature> views;
@@ -89,8 +120,7 @@ RecognitionAnalyzer::~RecognitionAnalyzer() = default;
 void RecognitionAnalyzer::setMode(Mode mode) {
     // back to dealing after a pause: the view may have changed, so the next frame is a new rest
     // (done on the worker thread, which holds the counter)
-    if (mode == Mode::Deal && mode_.exchange(mode) != Mode::Deal) restartStream_ = true;
-    mode_ = mode;
+    if (mode_.exchange(mode) != Mode::Deal && mode == Mode::Deal) restartStream_ = true;
 }
 
 QStringList RecognitionAnalyzer::setSeats(const std::vector<SeatBack>& seats) {
@@ -116,11 +146,8 @@ QStringList RecognitionAnalyzer::setSeats(const std::vector<SeatBack>& seats) {
     impl_->seats = seats;
     if (!same) {
         impl_->overrides.clear();
-        // the decks changed: the deal so far was attributed against the old ones
-        impl_->stream.reset();
-        impl_->streamFrameBase = 0;
-        impl_->dealt.clear();
-        impl_->dealtOverrides.clear();
+        impl_->clearDeal();  // the decks changed: the deal so far was attributed against the old
+                             // ones
     }
     return problems;
 }
@@ -165,10 +192,7 @@ void RecognitionAnalyzer::reassignDealt(int number, int side) {
 
 void RecognitionAnalyzer::resetDeal() {
     std::lock_guard lock(mutex_);
-    impl_->stream.reset();
-    impl_->streamFrameBase = 0;
-    impl_->dealt.clear();
-    impl_->dealtOverrides.clear();
+    impl_->clearDeal();
 }
 
 void RecognitionAnalyzer::resetEnrolment() {
@@ -214,29 +238,21 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         }
     }
     for (const auto& c : found) {
-        TallyCard t;
-        t.quad = toQuad(c.quad);
-        t.confidence = c.confidence;
-        if (c.deck >= 0 && c.deck < static_cast<int>(impl_->matcherSide.size())) t.side = impl_->matcherSide[c.deck];
+        TallyCard t = impl_->tallyCard(c);
         for (const auto& o : impl_->overrides)
             if (t.contains(o.at)) {
                 t.side = o.side;
                 t.reassigned = true;
             }
-        if (t.side >= static_cast<int>(tally.perSide.size())) t.side = -1;
-        if (t.side >= 0) ++tally.perSide[t.side];
-        else ++tally.unknown;
-        tally.cards.push_back(t);
+        addToTally(tally, t);
     }
     const int thick = std::max(3, frame.cols / 200);
     for (const auto& t : tally.cards) {
-        if (t.side >= 0) {
-            const auto& s = impl_->seats[t.side];
-            drawOutline(frame, t.quad, s.colour.isValid() ? s.colour : QColor("#90a4ae"),
-                        t.reassigned ? s.name.left(6) + "*" : QString(), thick);
-        } else {
-            drawOutline(frame, t.quad, QColor("#ff00ff"), "?", thick + 1);
-        }
+        if (t.side >= 0)
+            drawOutline(frame, t.quad, impl_->colourOf(t.side),
+                        t.reassigned ? impl_->seats[t.side].name.left(6) + "*" : QString(), thick);
+        else
+            drawOutline(frame, t.quad, impl_->colourOf(-1), "?", thick + 1);
     }
     tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
@@ -286,30 +302,17 @@ QString RecognitionAnalyzer::deal(cv::Mat& frame) {
     const int thick = std::max(2, frame.cols / 300);
     for (int n = 0; n < static_cast<int>(im.dealt.size()); ++n) {
         const auto& c = im.dealt[std::size_t(n)];
-        TallyCard t;
-        t.quad = toQuad(c.quad);
-        t.confidence = c.confidence;
+        TallyCard t = im.tallyCard(c);
         t.frame = c.frame;
-        if (c.deck >= 0 && c.deck < static_cast<int>(im.matcherSide.size()))
-            t.side = im.matcherSide[c.deck];
         if (const auto o = im.dealtOverrides.find(n); o != im.dealtOverrides.end()) {
             t.side = o->second;
             t.reassigned = true;
         }
-        if (t.side >= static_cast<int>(tally.perSide.size())) t.side = -1;
-        if (t.side >= 0)
-            ++tally.perSide[t.side];
-        else
-            ++tally.unknown;
+        addToTally(tally, t);
         // the card just counted stays outlined where it was counted for a moment
-        if (now - c.frame < 8) {
-            const QColor colour = t.side >= 0 && im.seats[t.side].colour.isValid()
-                                      ? im.seats[t.side].colour
-                                  : t.side >= 0 ? QColor("#90a4ae")
-                                                : QColor("#ff00ff");
-            drawOutline(frame, t.quad, colour, QString("#%1").arg(n + 1), thick);
-        }
-        tally.cards.push_back(t);
+        if (now - c.frame < 8)
+            drawOutline(frame, t.quad, im.colourOf(tally.cards.back().side),
+                        QString("#%1").arg(n + 1), thick);
     }
     const std::string banner = "dealt: " + std::to_string(tally.total());
     cv::putText(frame, banner, cv::Point(12, 36), cv::FONT_HERSHEY_SIMPLEX, 1.0,

@@ -45,8 +45,8 @@ struct TallyCard {
 struct BackTally {
     quint64 seq = 0;
     bool dealt = false;  // a deal count
-    bool passing =
-        false;  // Deal: something still moves, or a card is still passing through the view
+    // Deal: something still moves, or a card is still passing through the view
+    bool passing = false;
     QSize frameSize;
     std::vector<TallyCard> cards;
     std::vector<int> perSide;  // one per seat
@@ -89,34 +89,34 @@ struct EnrolledBack {
 
 class RecognitionAnalyzer : public FrameAnalyzer {
 public:
-  enum class Mode { Off, Enrol, Count, Deal, Lake };
-  RecognitionAnalyzer();
-  ~RecognitionAnalyzer() override;
+    enum class Mode { Off, Enrol, Count, Deal, Lake };
+    RecognitionAnalyzer();
+    ~RecognitionAnalyzer() override;
 
-  QString name() const override { return "nertz::vision"; }
-  QString analyze(cv::Mat& frame) override;
-  QVariant takeResult() override;
+    QString name() const override { return "nertz::vision"; }
+    QString analyze(cv::Mat& frame) override;
+    QVariant takeResult() override;
 
-  // All of these are called on the GUI thread and take effect from the next frame.
-  void setMode(Mode mode);
-  Mode mode() const { return mode_; }
-  // The seats of the hand being counted; clears the reassignments unless the seats are the same.
-  // Returns a message for each
-  // signature that cannot be read (its seat's cards come out unknown).
-  QStringList setSeats(const std::vector<SeatBack>& seats);
-  // Decks already enrolled, for the closeness check at enrolment.
-  void setEnrolled(const std::vector<EnrolledBack>& decks);
-  // The card at `framePoint` (frame pixels) belongs to `side` from now on (-1 clears it).
-  void reassign(QPointF framePoint, int side);
-  void clearReassignments();
-  // Deal mode: the card counted `number`-th (0-based) belongs to `side` from now on (-1 clears it).
-  void reassignDealt(int number, int side);
-  // Deal mode starts a new count from the next frame (the cards so far and their reassignments go).
-  void resetDeal();
-  // Enrol mode keeps the last few views; starts a new deck's collection.
-  void resetEnrolment();
-  quint64 framesAnalysed() const { return frames_; }
-  bool detectorLoaded() const { return detectorState_ == 2; }
+    // All of these are called on the GUI thread and take effect from the next frame.
+    void setMode(Mode mode);
+    Mode mode() const { return mode_; }
+    // The seats of the hand being counted; clears the reassignments unless the seats are the same.
+    // Returns a message for each
+    // signature that cannot be read (its seat's cards come out unknown).
+    QStringList setSeats(const std::vector<SeatBack>& seats);
+    // Decks already enrolled, for the closeness check at enrolment.
+    void setEnrolled(const std::vector<EnrolledBack>& decks);
+    // The card at `framePoint` (frame pixels) belongs to `side` from now on (-1 clears it).
+    void reassign(QPointF framePoint, int side);
+    void clearReassignments();
+    // Deal mode: the card counted `number`-th (0-based) belongs to `side` from now on (-1 clears it).
+    void reassignDealt(int number, int side);
+    // Deal mode starts a new count from the next frame (the cards so far and their reassignments go).
+    void resetDeal();
+    // Enrol mode keeps the last few views; starts a new deck's collection.
+    void resetEnrolment();
+    quint64 framesAnalysed() const { return frames_; }
+    bool detectorLoaded() const { return detectorState_ == 2; }
 
 private:
     QString count(cv::Mat& frame);
@@ -130,9 +130,8 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     std::atomic<quint64> frames_{0};
-    std::atomic<int> detectorState_{0};
-    std::atomic<bool> restartStream_{
-        false};  // Deal: the next frame starts a new rest  // 0 not loaded, 1 failed, 2 loaded
+    std::atomic<int> detectorState_{0};       // 0 not loaded, 1 failed, 2 loaded
+    std::atomic<bool> restartStream_{false};  // Deal: the next frame starts from a new rest
     QVariant result_;
 };
 

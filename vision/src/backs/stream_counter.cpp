@@ -17,7 +17,7 @@ namespace {
 // Pixels whose largest channel difference is above `t`, or whose 5x5 neighbourhood differs by more
 // than `meanShare` x `t` on average (a card near the table's colour differs by its pattern, in
 // speckles too small for `t` alone; the window's mean makes one piece of them). meanShare 0: off.
-cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t, float meanShare) {
+cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t, float meanShare = 0.f) {
     cv::Mat d;
     cv::absdiff(a, b, d);
     std::vector<cv::Mat> ch;
@@ -263,7 +263,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         return fresh;
     }
     const double area = double(small.total());
-    const cv::Mat moved = changed(small, previous_, options_.pixelThreshold, 0.f);
+    const cv::Mat moved = changed(small, previous_, options_.pixelThreshold);
     const bool still = cv::countNonZero(moved) < options_.stillFraction * area;
     previous_ = small;
     if (!still) {
@@ -274,7 +274,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // at rest: pieces still in view lie on the spot now (counted below, once) or were never cards
     tracks_.clear();
     // what changed against the last rest?
-    cv::Mat diff = changed(small, reference_, options_.pixelThreshold, 0.f);
+    cv::Mat diff = changed(small, reference_, options_.pixelThreshold);
     clean(diff);
     const int n = cv::countNonZero(diff);
     pending_ = false;
