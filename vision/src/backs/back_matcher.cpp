@@ -23,7 +23,9 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
     return distanceTo(probe, deck, false);
 }
 
-float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly) const {
+float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly,
+                              bool moving) const {
+    const float stillSpread = smearSpread(kEnrolmentSmears.front()) + 0.01f;
     float best = std::numeric_limits<float>::max();
     const bool whole = probe.region.whole();
     const float width = probe.region.x1 - probe.region.x0;
@@ -37,19 +39,20 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeen
     for (const auto& d : decks_[std::size_t(deck)].signature.descriptors) {
         if (d.region.whole() != whole) continue;
         if (asSeenOnly && d.blur != 0.f) continue;
+        if (!moving && d.blur > stillSpread) continue;
         if (!whole && std::abs((d.region.x1 - d.region.x0) - nearestWidth) > 1e-4f) continue;
         best = std::min(best, backDistance(probe, d));
     }
     return best;
 }
 
-BackMatch BackMatcher::match(const BackDescriptor& probe) const {
+BackMatch BackMatcher::match(const BackDescriptor& probe, bool moving) const {
     BackMatch m;
     if (decks_.empty()) return m;
     int best = -1, second = -1;
     float d1 = std::numeric_limits<float>::max(), d2 = std::numeric_limits<float>::max();
     for (int i = 0; i < int(decks_.size()); ++i) {
-        const float d = distanceTo(probe, i);
+        const float d = distanceTo(probe, i, false, moving);
         if (d < d1) {
             d2 = d1;
             second = best;

@@ -455,19 +455,21 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
         s.descriptors.back().blur = sigma;
     }
     // smeared by motion (a card passing through the view), four ways across the card
-    const int len = std::max(3, int(std::lround(kEnrolmentSmear * float(rect.cols)))) | 1;
-    const double c = (len - 1) / 2.0;
-    for (int k = 0; k < 4; ++k) {
-        cv::Mat line = cv::Mat::zeros(len, len, CV_32F);
-        const double a = double(k) * CV_PI / 4.0;
-        cv::line(line, cv::Point2d(c - c * std::cos(a), c - c * std::sin(a)),
-                 cv::Point2d(c + c * std::cos(a), c + c * std::sin(a)), cv::Scalar(1.0), 1,
-                 cv::LINE_AA);
-        line /= cv::sum(line)[0];
-        cv::Mat smeared;
-        cv::filter2D(rect, smeared, -1, line, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
-        s.descriptors.push_back(describeBack(smeared));
-        s.descriptors.back().blur = float(len) / std::sqrt(12.f);  // the smear's spread
+    for (float smear : kEnrolmentSmears) {
+        const int len = std::max(3, int(std::lround(smear * float(rect.cols)))) | 1;
+        const double c = (len - 1) / 2.0;
+        for (int k = 0; k < 4; ++k) {
+            cv::Mat line = cv::Mat::zeros(len, len, CV_32F);
+            const double a = double(k) * CV_PI / 4.0;
+            cv::line(line, cv::Point2d(c - c * std::cos(a), c - c * std::sin(a)),
+                     cv::Point2d(c + c * std::cos(a), c + c * std::sin(a)), cv::Scalar(1.0), 1,
+                     cv::LINE_AA);
+            line /= cv::sum(line)[0];
+            cv::Mat smeared;
+            cv::filter2D(rect, smeared, -1, line, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+            s.descriptors.push_back(describeBack(smeared));
+            s.descriptors.back().blur = float(len) / std::sqrt(12.f);  // the smear's spread
+        }
     }
     for (float wdt : {0.12f, 0.25f}) {
         s.descriptors.push_back(describeBack(rect, {0.f, wdt}));

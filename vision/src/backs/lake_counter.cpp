@@ -25,8 +25,9 @@ struct Reading {
     bool described = false;
 };
 
-Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region, const BackMatcher& matcher,
-                 const std::vector<cv::Point2f>& shows) {
+Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
+                 const BackMatcher& matcher, const std::vector<cv::Point2f>& shows,
+                 bool moving = false) {
     Reading r;
     CountedCard& c = r.card;
     c.quad = quad;
@@ -36,7 +37,7 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
     try {
         r.probe = describeBack(rectifyCard(bgr, quad), region, shows.empty() ? cv::Mat() : rectifiedShows(quad, shows));
         r.described = true;
-        const BackMatch& m = r.match = matcher.match(r.probe);
+        const BackMatch& m = r.match = matcher.match(r.probe, moving);
         c.deck = m.deck;
         c.confidence = m.confidence;
         c.distance = m.distance;
@@ -55,8 +56,9 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
 }  // namespace
 
 CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
-                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows) {
-    return readCard(bgr, quad, region, matcher, shows).card;
+                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows,
+                          bool moving) {
+    return readCard(bgr, quad, region, matcher, shows, moving).card;
 }
 
 namespace {

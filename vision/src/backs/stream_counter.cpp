@@ -66,10 +66,80 @@ void StreamCounter::countCard(CountedCard c, int index, std::vector<CountedCard>
     fresh.push_back(c);
 }
 
-void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
-                           std::vector<CountedCard>& fresh) {
+bool StreamCounter::countsAsCard(int id) const {
+    if (std::find(countedIds_.begin(), countedIds_.end(), id) != countedIds_.end()) return true;
+    for (const Track& t : oneView_)
+        if (t.id == id) return true;
+    for (const Track& t : tracks_)
+        if (t.id == id) return t.views >= options_.minCardViews;
+    return false;
+}
+
+void StreamCounter::settleOneView(int index, bool all, std::vector<CountedCard>& fresh) {
+    for (std::size_t k = 0; k < oneView_.size();) {
+        const Track& c = oneView_[k];
+        if (!all && index < c.viewFrame + options_.sameCardFrames) {
+            ++k;
+            continue;
+        }
+        bool seenElsewhere = false;
+        for (const Sighting& s : sightings_) {
+            if (s.track == c.id || std::abs(s.frame - c.viewFrame) > options_.sameCardFrames ||
+                !countsAsCard(s.track))
+                continue;
+            // at that track's latest speed
+            cv::Point2f v = s.velocity;
+            for (const Sighting& o : sightings_)
+                if (o.track == s.track && o.frame >= s.frame) v = o.velocity;
+            const cv::Point2f there = s.centre + v * float(c.viewFrame - s.frame);
+            if (cv::norm(there - c.viewCentre) < options_.sameCardReach * c.viewSide) {
+                seenElsewhere = true;
+                break;
+            }
+        }
+        const Track card = c;
+        oneView_.erase(oneView_.begin() + std::ptrdiff_t(k));
+        if (seenElsewhere) continue;
+        countedIds_.push_back(card.id);
+        countCard(card.best, index, fresh);
+    }
+}
+
+bool StreamCounter::placeClear(const Track& t, const cv::Mat& away) const {
+    const cv::Rect where = (t.box + rounded(t.step())) & cv::Rect(0, 0, away.cols, away.rows);
+    return where.area() == 0 || cv::countNonZero(away(where)) < 0.3 * where.area();
+}
+
+void StreamCounter::left(const Track& t, int index, std::vector<CountedCard>& fresh) {
+    if (t.views >= options_.minCardViews) {
+        countedIds_.push_back(t.id);
+        countCard(t.best, index, fresh);
+    } else if (options_.oneViewAge > 0 && t.views == 1 && t.age >= options_.oneViewAge) {
+        oneView_.push_back(t);
+    }
+}
+
+void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::Mat& previous,
+                           int index, std::vector<CountedCard>& fresh) {
     for (Track& t : tracks_) ++t.age;
-    cv::Mat away = changed(small, reference_, options_.followThreshold, options_.meanShare);
+    if (followView_.empty()) followView_ = reference_.clone();
+    cv::Mat away = changed(small, followView_, options_.followThreshold, options_.meanShare);
+    if (options_.absorbFrames > 0) {
+        // a difference from the rest view that holds still is nothing passing through (it was in
+        // view when the rest view was taken and has left, or it lies still at the side): after
+        // absorbFrames frames it becomes part of the rest view
+        if (heldFor_.size() != small.size()) heldFor_ = cv::Mat::zeros(small.size(), CV_8U);
+        // (held frames count up, frames that change it count down: cards passing over such a
+        // place keep changing it, and it shows the table again between them)
+        const cv::Mat still = ~changed(small, previous, options_.followThreshold);
+        cv::add(heldFor_, cv::Scalar(1), heldFor_, away & still);
+        cv::subtract(heldFor_, cv::Scalar(1), heldFor_, away & ~still);  // saturates at 0
+        heldFor_.setTo(0, ~away);
+        const cv::Mat settled = heldFor_ >= options_.absorbFrames;
+        small.copyTo(followView_, settled);
+        heldFor_.setTo(0, settled);
+        away.setTo(0, settled);
+    }
     clean(away);
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(away, labels, stats, centroids, 8, CV_32S);
@@ -126,7 +196,6 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
         pieceTrack[std::size_t(bp)] = bt;
         taken[std::size_t(bt)] = 1;
     }
-    const cv::Rect frameRect(0, 0, small.cols, small.rows);
     auto touchesEdge = [&](const cv::Rect& b) {
         return b.x <= 1 || b.y <= 1 || b.br().x >= small.cols - 1 || b.br().y >= small.rows - 1;
     };
@@ -136,6 +205,7 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
         if (pieceTrack[p] < 0) {
             pieceTrack[p] = int(tracks_.size());
             Track t;
+            t.id = nextId_++;
             t.centre = pc.centre;
             tracks_.push_back(t);
             taken.push_back(1);
@@ -182,7 +252,17 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
         // (a card smeared at a slant sweeps a hexagon, which fills less of its rectangle)
         const float minFill =
             t.moved && norm(t.velocity) > 1.f ? options_.movingFill : options_.cardFill;
-        if (fill < minFill) continue;
+        if (fill < minFill) {
+            // a moving card whose trailing part differs little from the table (its smear over a
+            // cloth of its colour) leaves a bite out of the piece: card-shaped still when the
+            // piece's hull fills the rectangle
+            if (!(t.moved && norm(t.velocity) > 1.f && options_.hullFill > 0.f &&
+                  fill >= options_.bittenFill))
+                continue;
+            std::vector<cv::Point> hull;
+            cv::convexHull(pts, hull);
+            if (cv::contourArea(hull) < options_.hullFill * r.size.width * r.size.height) continue;
+        }
         // A moving card is smeared along its motion by the exposure: its rectangle is the card's
         // lengthened by up to smear x its speed along the motion. The card is the rectangle less
         // the smear that leaves the most card-like aspect (as near 1.4 as the allowance reaches).
@@ -207,8 +287,14 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
         cv::RotatedRect(r.center, card, r.angle).points(c4);
         Quad q;
         for (int i = 0; i < 4; ++i) q[std::size_t(i)] = c4[i] * (1.f / scale_);
-        CountedCard c = attributeCard(bgr, q, {}, *matcher_);
+        CountedCard c = attributeCard(bgr, q, {}, *matcher_, {}, true);  // in motion
         ++t.views;
+        if (t.views == 1) {
+            t.viewFrame = index;
+            t.viewCentre = t.centre;
+            t.viewSide = std::min(card.width, card.height);
+        }
+        sightings_.push_back({index, t.id, t.centre, t.moved ? t.velocity : cv::Point2f()});
         const bool better =
             t.views == 1 || (c.deck >= 0 && (t.best.deck < 0 || c.confidence > t.best.confidence));
         if (better) t.best = c;
@@ -223,18 +309,20 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, int index,
             continue;
         }
         // where it would be now; a piece there (it joined something: a hand, another card) keeps it
-        const cv::Rect where = (tr.box + rounded(tr.step())) & frameRect;
         ++tr.lost;
-        const bool clear = where.area() == 0 || cv::countNonZero(away(where)) < 0.3 * where.area();
-        if (clear) {
-            if (tr.views >= options_.minCardViews ||
-                (options_.oneViewAge > 0 && tr.views == 1 && tr.age >= options_.oneViewAge))
-                countCard(tr.best, index, fresh);
+        if (placeClear(tr, away)) {
+            left(tr, index, fresh);
             continue;
         }
         if (tr.lost <= 8) keep.push_back(tr);  // hidden in something else for now
     }
     tracks_ = std::move(keep);
+    settleOneView(index, false, fresh);
+    const int oldest = index - 4 * std::max(1, options_.sameCardFrames);
+    sightings_.erase(std::remove_if(sightings_.begin(), sightings_.end(),
+                                    [&](const Sighting& s) { return s.frame < oldest; }),
+                     sightings_.end());
+    if (countedIds_.size() > 64) countedIds_.erase(countedIds_.begin(), countedIds_.end() - 32);
 }
 
 StreamCounter::StreamCounter(const BackMatcher& matcher, StreamOptions options)
@@ -265,14 +353,40 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     const double area = double(small.total());
     const cv::Mat moved = changed(small, previous_, options_.pixelThreshold);
     const bool still = cv::countNonZero(moved) < options_.stillFraction * area;
+    const cv::Mat previous = previous_;
     previous_ = small;
     if (!still) {
         pending_ = true;
-        if (options_.through) follow(bgr, small, index, fresh);
+        if (options_.through) follow(bgr, small, previous, index, fresh);
         return fresh;
     }
-    // at rest: pieces still in view lie on the spot now (counted below, once) or were never cards
+    heldFor_.release();
+    // at rest: a card followed out by the frame's edge is counted; pieces still in view lie on the
+    // spot now (counted below, once) or were never cards
+    bool cardCameToRest = false;  // a piece that was card-shaped is still in view
+    CountedCard cameToRest;       // the surest reading of such a piece
+    if (!tracks_.empty()) {
+        cv::Mat away = changed(small, followView_.empty() ? reference_ : followView_,
+                               options_.followThreshold, options_.meanShare);
+        clean(away);
+        for (const Track& t : tracks_) {
+            const bool atEdge = t.box.x <= 1 || t.box.y <= 1 || t.box.br().x >= small.cols - 1 ||
+                                t.box.br().y >= small.rows - 1;
+            if (atEdge && placeClear(t, away))
+                left(t, index, fresh);
+            else if (t.views > 0) {
+                if (!cardCameToRest ||
+                    (t.best.deck >= 0 &&
+                     (cameToRest.deck < 0 || t.best.confidence > cameToRest.confidence)))
+                    cameToRest = t.best;
+                cardCameToRest = true;
+            }
+        }
+    }
     tracks_.clear();
+    settleOneView(index, true, fresh);
+    sightings_.clear();
+    followView_.release();  // the rest view again, renewed below
     // what changed against the last rest?
     cv::Mat diff = changed(small, reference_, options_.pixelThreshold);
     clean(diff);
@@ -284,9 +398,12 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         return fresh;
     }
     // only what now lies on the table counts: a hand or a moving card seen at the last rest
-    // left a change where the table shows again
-    diff &= tableForeground(small);
-    if (cv::countNonZero(diff) < options_.minCardFraction * area) {
+    // left a change where the table shows again. (Unless a card was followed in and lies there
+    // now: a back near the cloth's colour can look like the table to its colour model.)
+    const cv::Mat onTable = diff & tableForeground(small);
+    if (cv::countNonZero(onTable) >= options_.minCardFraction * area)
+        diff = onTable;
+    else if (!cardCameToRest) {
         reference_ = small.clone();
         return fresh;
     }
@@ -299,12 +416,29 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         if (cv::contourArea(c) >= 0.1 * largest) pts.insert(pts.end(), c.begin(), c.end());
     reference_ = small.clone();
     if (pts.size() < 3) return fresh;
-    const cv::RotatedRect box = cv::minAreaRect(pts);
+    cv::RotatedRect box = cv::minAreaRect(pts);
+    // a change of a sliver of the card counted last on the spot is a card landing nearly square on
+    // it (the same back: only where they do not overlap changed): its outline is about the two
+    // together, when that is still about one card
+    const float cardArea = spotTop_.size.area();
+    if (cardArea > 0.f && float(cv::countNonZero(diff)) < 0.3f * cardArea) {
+        cv::Point2f top[4];
+        spotTop_.points(top);
+        for (const auto& c : top) pts.push_back(rounded(c));
+        const cv::RotatedRect both = cv::minAreaRect(pts);
+        if (both.size.area() <= 1.25f * cardArea) box = both;
+    } else {
+        spotTop_ = box;
+    }
     cv::Point2f p[4];
     box.points(p);
     Quad q;
     for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
-    countCard(attributeCard(bgr, q, {}, *matcher_), index, fresh);
+    CountedCard c = attributeCard(bgr, q, {}, *matcher_);
+    // the change may be only part of the card (it landed nearly square on the one below): then
+    // its reading in flight, whole, says more
+    if (c.deck < 0 && cardCameToRest && cameToRest.deck >= 0) c = cameToRest;
+    countCard(c, index, fresh);
     return fresh;
 }
 

@@ -56,8 +56,9 @@ class BackMatcher {
     // Enrolled decks whose backs are within options().tooClose of `signature` (closest first).
     std::vector<ClosenessWarning> closeTo(const BackSignature& signature) const;
 
-    // The best deck for a card (whole card) or a strip of one (probe.region not whole).
-    BackMatch match(const BackDescriptor& probe) const;
+    // The best deck for a card (whole card) or a strip of one (probe.region not whole). `moving`:
+    // the card was seen in motion (StreamCounter), so the longer smeared copies count too.
+    BackMatch match(const BackDescriptor& probe, bool moving = false) const;
 
     // Distance from a probe to one deck (smallest over its descriptors of the same region kind,
     // blurred enrolment copies included).
@@ -68,7 +69,8 @@ class BackMatcher {
 
   private:
     // asSeenOnly: only the deck's descriptors of views as seen (blur 0), not its blurred copies.
-    float distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly) const;
+    float distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly,
+                     bool moving = false) const;
     MatcherOptions options_;
     std::vector<EnrolledDeck> decks_;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -118,14 +119,21 @@ inline constexpr float kSpectrumWeight = 0.3f;
 // Blurs applied to the enrolment view for the extra whole-card descriptors (rectified pixels).
 inline constexpr std::array<float, 2> kEnrolmentBlurs{0.7f, 1.2f};
 
-// Length of the motion smears applied to the enrolment view for four more whole-card descriptors
-// (share of the rectified card's width, across, along and both diagonals): a card passing through
-// the view at speed is smeared by about this much (StreamCounter).
-inline constexpr float kEnrolmentSmear = 0.25f;
+// Lengths of the motion smears applied to the enrolment view, each for four more whole-card
+// descriptors (share of the rectified card's width, across, along and both diagonals): a card
+// passing through the view at speed is smeared by about this much (StreamCounter); a fast card at
+// exposure 1/3 by a third of its width or more, hence the second length.
+inline constexpr std::array<float, 2> kEnrolmentSmears{0.25f, 0.45f};
+// The spread (BackDescriptor::blur) of the copy smeared by `share` of the card's width. Copies
+// smeared beyond the first length are for moving cards only (BackMatcher::match, `moving`): a still
+// picture's blurred or dim card matched to them goes to the wrong deck more often than not.
+inline float smearSpread(float share) {
+    return float(int(std::lround(share * float(kBackWidth))) | 1) / std::sqrt(12.f);
+}
 
 // The signature of one view of a deck: the whole card as seen, blurred by each of kEnrolmentBlurs
-// and smeared by kEnrolmentSmear four ways, and strips of 12% and 25% along either long edge.
-// Throws SignatureError when the quad is degenerate or mostly outside the picture.
+// and smeared by each of kEnrolmentSmears four ways, and strips of 12% and 25% along either long
+// edge. Throws SignatureError when the quad is degenerate or mostly outside the picture.
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
 
 // Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs). Whole cards

@@ -44,9 +44,10 @@ struct DeckCount {
 };
 
 // Attributes one card outline (whole, or the region of it that shows, or the polygon `shows` of
-// it: see BackCandidate).
+// it: see BackCandidate). `moving`: seen in motion (BackMatcher::match).
 CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
-                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows = {});
+                          const BackMatcher& matcher, const std::vector<cv::Point2f>& shows = {},
+                          bool moving = false);
 
 // Finds and attributes every face-down card in an 8-bit BGR picture.
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,

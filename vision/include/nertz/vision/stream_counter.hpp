@@ -1,15 +1,16 @@
 // Counting cards dealt one at a time from video, each exactly once, either way a table deals them:
 // - onto a spot: a card is counted when the view comes to rest with a new card-sized change against
 //   the last rest (so a card staying in view, or a hand passing over, is never counted again);
-// - through the view: what differs from the last rest is followed from frame to frame as moving
-//   pieces. A piece that was card-shaped (whole in the frame, filling a rectangle of a card's
-//   aspect once the smear of its motion is taken off) in at least minCardViews frames (or in one,
-//   when it was followed for oneViewAge frames and a hand joined it in the others) and then
-//   leaves (its place shows the rest view again, or it went out of the frame) is one card,
-//   attributed from its surest view. While a card and a hand (or two cards) make one piece, each is
-//   carried on as it moved. Pieces still in view when the view rests are the spot's business and
-//   are dropped; a hand is never card-shaped. Back signatures carry motion-smeared enrolment copies
-//   for these cards (back_signature.hpp, kEnrolmentSmear).
+// - through the view: what differs from the last rest (less what has held still since) is
+//   followed from frame to frame as moving pieces. A piece that was card-shaped (whole in the
+//   frame, filling a rectangle of a card's aspect once the smear of its motion is taken off) in at
+//   least minCardViews frames (or in one, when it was followed for oneViewAge frames and no other
+//   track saw the same card then) and then leaves (its place shows the rest view again, or it went
+//   out of the frame, also on the frame the view comes to rest) is one card, attributed from its
+//   surest view. While a card and a hand (or two cards) make one piece, each is carried on as it
+//   moved. Pieces still in view when the view rests are the spot's business and are dropped; a
+//   hand is never card-shaped. Back signatures carry motion-smeared enrolment copies for these
+//   cards (back_signature.hpp, kEnrolmentSmears).
 // Either way the card is attributed to a deck by its back.
 #pragma once
 
@@ -41,11 +42,26 @@ struct StreamOptions {
     float meanShare = 0.4f;
     float cardFill = 0.85f;
     float movingFill = 0.75f;  // the same for a piece that moves (smeared at a slant)
+    // ... or, moving, >= bittenFill when its convex hull fills >= hullFill of the rectangle (part
+    // of a smeared card differs too little from the table: a bite out of the piece); 0: off
+    float bittenFill = 0.55f, hullFill = 0.9f;
     float minAspect = 1.2f, maxAspect = 1.9f;
     int minCardViews = 2;
     // ... or in one frame only, when it was followed for >= oneViewAge frames (a hand joined it in
-    // the others: a fast card is whole in view for 3-4 frames); 0: never.
+    // the others: a fast card is whole in view for 3-4 frames); 0: never. Such a card is settled
+    // sameCardFrames frames after its view: it is not counted when another track (one counted, or
+    // about to be) was card-shaped within sameCardFrames of that frame where, at its own speed, it
+    // would have been within sameCardReach x the card's short side of that view (a hand's track
+    // that took the card's piece for one frame; the card went on as its own track).
     int oneViewAge = 4;
+    int sameCardFrames = 3;
+    // A pixel that differs from the rest view but holds still for absorbFrames moving frames joins
+    // the rest view the moving pieces are cut against (what was in view when the rest view was
+    // taken and has left since; the rest view is otherwise only renewed when the view rests). The
+    // spot's count still compares with the last rest, so a card laid on the spot while things
+    // move elsewhere is counted at the next rest; 0: never.
+    int absorbFrames = 10;
+    float sameCardReach = 0.35f;
     // A moving piece may be smeared along its motion by up to smear x its speed (pixels a frame):
     // the exposure's share of the frame interval, and some (a camera at 1/30 s exposes nearly all).
     float smear = 0.6f;
@@ -65,7 +81,7 @@ class StreamCounter {
     int frames() const noexcept { return frame_; }
     // False while something moved since the last rest or a card passing through is still in view:
     // a clip ending now may have a card in flight.
-    bool atRest() const noexcept { return !pending_ && tracks_.empty(); }
+    bool atRest() const noexcept { return !pending_ && tracks_.empty() && oneView_.empty(); }
 
   private:
     // A piece that differs from the last rest, followed from frame to frame.
@@ -78,6 +94,11 @@ class StreamCounter {
         CountedCard best;    // its surest attribution so far
         int lost = 0;        // frames since it was last seen
         int age = 0;         // frames followed (seen, carried on in a joined piece, or unseen)
+        int id = 0;
+        // its first card-shaped view: frame, middle and the card's short side (working pixels)
+        int viewFrame = -1;
+        cv::Point2f viewCentre;
+        float viewSide = 0;
 
         // How far it has gone since it was last seen, at its speed.
         cv::Point2f step() const { return velocity * float(1 + lost); }
@@ -86,15 +107,40 @@ class StreamCounter {
         // Moved on at its speed, unseen (inside a piece it joined): seen again now.
         void carryOn();
     };
-    void follow(const cv::Mat& bgr, const cv::Mat& small, int index,
+    void follow(const cv::Mat& bgr, const cv::Mat& small, const cv::Mat& previous, int index,
                 std::vector<CountedCard>& fresh);
     void countCard(CountedCard c, int index, std::vector<CountedCard>& fresh);
+    // Whether a track's place (moved on by its speed) shows the rest view again or lies outside
+    // the frame, on the mask of what differs from the rest view.
+    bool placeClear(const Track& t, const cv::Mat& away) const;
+    // A track that left: counted, or kept to be settled when it was seen whole once.
+    void left(const Track& t, int index, std::vector<CountedCard>& fresh);
+    // Counts the cards seen whole once whose look-ahead has passed (all of them when `all`),
+    // unless another track saw the same card (StreamOptions::sameCardFrames).
+    void settleOneView(int index, bool all, std::vector<CountedCard>& fresh);
+    // Whether track `id` counts as another sighting of a card: counted, waiting to be settled,
+    // or still in view with enough views to be counted.
+    bool countsAsCard(int id) const;
     std::vector<Track> tracks_;
+    // card-shaped views of the last frames (for settling cards seen once)
+    struct Sighting {
+        int frame, track;
+        cv::Point2f centre, velocity;
+    };
+    std::vector<Sighting> sightings_;
+    std::vector<Track> oneView_;   // gone, seen whole once, waiting to be settled
+    std::vector<int> countedIds_;  // tracks counted lately (the last few dozen)
+    int nextId_ = 0;
 
     const BackMatcher* matcher_;
     StreamOptions options_;
     DeckCount count_;
     cv::Mat previous_, reference_;
+    // The rest view the moving pieces are cut against: reference_ (the last rest) with what held
+    // still since taken in (StreamOptions::absorbFrames); the spot's count keeps the last rest.
+    cv::Mat followView_;
+    cv::Mat heldFor_;          // frames each pixel has differed from followView_ without changing
+    cv::RotatedRect spotTop_;  // outline of the card counted last on the spot (working pixels)
     cv::Size size_;
     float scale_ = 1.f;
     int frame_ = 0;
