@@ -391,8 +391,22 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     cv::Mat diff = changed(small, reference_, options_.pixelThreshold);
     clean(diff);
     const int n = cv::countNonZero(diff);
+    // A card landing nearly square on the pile's top card of the same back changes only a sliver
+    // where the two do not overlap: after something moved, a change of sliverFraction lying at the
+    // pile's top card is one too.
+    double bar = options_.minCardFraction * area;
+    if (pending_ && n < bar && options_.sliverFraction > 0.f && spotTop_.size.area() > 0.f &&
+        n >= options_.sliverFraction * area) {
+        cv::Point2f c4[4];
+        cv::RotatedRect(spotTop_.center, spotTop_.size * 1.3f, spotTop_.angle).points(c4);
+        std::vector<cv::Point> pile;
+        for (const auto& c : c4) pile.push_back(rounded(c));
+        cv::Mat atPile = cv::Mat::zeros(diff.size(), CV_8U);
+        cv::fillConvexPoly(atPile, pile, cv::Scalar(255));
+        if (cv::countNonZero(diff & atPile) >= 0.8 * n) bar = options_.sliverFraction * area;
+    }
     pending_ = false;
-    if (n < options_.minCardFraction * area) {
+    if (n < bar) {
         // nothing new (a hand passed, or light flickered): adopt this view as the rest
         reference_ = small.clone();
         return fresh;
@@ -401,7 +415,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // left a change where the table shows again. (Unless a card was followed in and lies there
     // now: a back near the cloth's colour can look like the table to its colour model.)
     const cv::Mat onTable = diff & tableForeground(small);
-    if (cv::countNonZero(onTable) >= options_.minCardFraction * area)
+    if (cv::countNonZero(onTable) >= bar)
         diff = onTable;
     else if (!cardCameToRest) {
         reference_ = small.clone();

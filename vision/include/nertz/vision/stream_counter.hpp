@@ -29,6 +29,10 @@ struct StreamOptions {
     int pixelThreshold = 28;         // a pixel changed: largest channel difference above this
     float stillFraction = 0.004f;    // a frame is at rest when fewer pixels than this share moved
     float minCardFraction = 0.004f;  // smallest change counted as a card, share of the frame
+    // ... or, after something moved, a change of this share lying at the card counted last on the
+    // spot (a card of the same back landing nearly square on it: only a sliver shows the change;
+    // a hand that nudges the pile is counted too); 0: off
+    float sliverFraction = 0.0015f;
     // Cards through the view (see above): a piece is card-shaped when it fills >= cardFill of its
     // smallest rectangle (movingFill when it moves), of aspect minAspect..maxAspect; counted after
     // >= minCardViews such frames (1 finds a few more fast cards and counts a few twice: BACKS.md).
