@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -26,6 +27,7 @@
 #include "nertz/synth/design_split.hpp"
 #include "nertz/vision/back_render.hpp"
 #include "nertz/vision/detector.hpp"
+#include "nertz/vision/evaluation.hpp"
 #include "nertz/vision/image_io.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
@@ -503,6 +505,150 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             }
             for (const auto& t : tops) std::cout << t.card.name() << " ";
             std::cout << "\nexpected lake cards: " << expected << "\n";
+        });
+    }
+    // eval-backs: the back finder's outlines on real photos labelled with class BACK
+    {
+        struct Args {
+            std::string dir;
+            int limit = 0;
+            double iou = 0.5;
+            bool json = false, tableMask = false;
+        };
+        auto a = std::make_shared<Args>();
+        auto* cmd = app.add_subcommand(
+            "eval-backs",
+            "score the back finder on photos labelled like ../shared/data/real-cards (class BACK "
+            "outlines): face-down cards found, missed and found where none lies, per folder");
+        cmd->add_option("DIR", a->dir,
+                        "labelled folder (classes.txt, images/, labels/), or a folder of such "
+                        "groups")
+            ->required();
+        cmd->add_option("--limit", a->limit, "score only the first N pictures");
+        cmd->add_option("--iou", a->iou,
+                        "a found card is a labelled one when their outlines overlap by this "
+                        "intersection over union")
+            ->capture_default_str();
+        cmd->add_flag("--table-mask", a->tableMask,
+                      "tell cards from the table by its colour, not by the learnt segmenter");
+        cmd->add_flag("--json", a->json, "JSON on stdout");
+        cmd->callback([a] {
+            if (!(a->iou > 0.0 && a->iou <= 1.0)) throw sc("iou", "must be in (0, 1]");
+            std::vector<vi::LabelledImage> items;
+            try {
+                items = vi::loadLabelledFolder(a->dir);
+            } catch (const std::exception& e) {
+                throw sc("DIR", e.what());
+            }
+            if (a->limit > 0 && int(items.size()) > a->limit) items.resize(std::size_t(a->limit));
+            struct Score {
+                long pictures = 0, withBacks = 0, labelled = 0, found = 0, matched = 0;
+                long exact = 0;           // pictures with backs where as many were found
+                long foundWhereNone = 0;  // found on pictures with no back labelled
+                io::Json json() const {
+                    return {{"pictures", pictures},
+                            {"pictures_with_backs", withBacks},
+                            {"labelled", labelled},
+                            {"found", found},
+                            {"matched", matched},
+                            {"recall", labelled ? double(matched) / double(labelled) : 1.0},
+                            {"precision", found ? double(matched) / double(found) : 1.0},
+                            {"exact_pictures", exact},
+                            {"found_on_pictures_without_backs", foundWhereNone}};
+                }
+            };
+            std::map<std::string, Score> scores;  // "" = all pictures
+            std::vector<double> ms;
+            vi::BackFinderOptions finder;
+            finder.learntMask = !a->tableMask;
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                const auto& item = items[i];
+                cv::Mat img;
+                try {
+                    img = vi::loadImage(item.imagePath);
+                } catch (const vi::ImageError& e) {
+                    throw sc("DIR", e.what());
+                }
+                const auto t0 = std::chrono::steady_clock::now();
+                const auto found = vi::findBackCards(img, finder);
+                ms.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                        .count());
+                // outlines as masks: IoU of every labelled card with every found one
+                auto maskOf = [&](const std::vector<cv::Point>& poly) {
+                    cv::Mat m = cv::Mat::zeros(img.size(), CV_8U);
+                    cv::fillPoly(m, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255));
+                    return m;
+                };
+                std::vector<cv::Mat> truthMasks, foundMasks;
+                for (const auto& o : item.backs) {
+                    std::vector<cv::Point> poly;
+                    for (const auto& p : o)
+                        poly.emplace_back(int(std::lround(p.x * float(img.cols))),
+                                          int(std::lround(p.y * float(img.rows))));
+                    truthMasks.push_back(maskOf(poly));
+                }
+                for (const auto& c : found) {
+                    std::vector<cv::Point> poly;
+                    for (const auto& p : c.quad)
+                        poly.emplace_back(int(std::lround(p.x)), int(std::lround(p.y)));
+                    foundMasks.push_back(maskOf(poly));
+                }
+                std::vector<std::tuple<double, std::size_t, std::size_t>> pairs;
+                for (std::size_t t = 0; t < truthMasks.size(); ++t)
+                    for (std::size_t f = 0; f < foundMasks.size(); ++f) {
+                        const double both = cv::countNonZero(truthMasks[t] & foundMasks[f]);
+                        const double any = cv::countNonZero(truthMasks[t] | foundMasks[f]);
+                        if (any > 0 && both / any >= a->iou) pairs.emplace_back(both / any, t, f);
+                    }
+                std::sort(pairs.rbegin(), pairs.rend());  // one to one, best overlap first
+                std::vector<char> tUsed(truthMasks.size(), 0), fUsed(foundMasks.size(), 0);
+                long matched = 0;
+                for (const auto& [iou, t, f] : pairs)
+                    if (!tUsed[t] && !fUsed[f]) tUsed[t] = fUsed[f] = 1, ++matched;
+                for (const std::string& key : {std::string(), item.group}) {
+                    Score& score = scores[key];
+                    ++score.pictures;
+                    score.labelled += long(item.backs.size());
+                    score.found += long(found.size());
+                    score.matched += matched;
+                    if (item.backs.empty()) {
+                        score.foundWhereNone += long(found.size());
+                    } else {
+                        ++score.withBacks;
+                        score.exact += found.size() == item.backs.size() ? 1 : 0;
+                    }
+                    if (item.group.empty()) break;
+                }
+                if ((i + 1) % 50 == 0 || i + 1 == items.size())
+                    std::cerr << "eval-backs: " << i + 1 << "/" << items.size() << " pictures\n";
+            }
+            io::Json groups = io::Json::object();
+            for (const auto& [name, score] : scores)
+                if (!name.empty()) groups[name] = score.json();
+            io::Json j{{"dir", a->dir},
+                       {"iou", a->iou},
+                       {"all", scores[""].json()},
+                       {"groups", groups},
+                       {"ms_median", percentile(ms, 0.5)},
+                       {"ms_p95", percentile(ms, 0.95)}};
+            if (a->json) {
+                std::cout << j.dump() << "\n";
+                return;
+            }
+            std::cout << std::fixed;
+            for (const auto& [name, score] : scores)
+                std::cout << std::setprecision(3) << (name.empty() ? "all" : name) << ": "
+                          << score.labelled << " face-down cards labelled in " << score.withBacks
+                          << " of " << score.pictures << " pictures; found " << score.found
+                          << ", of them on a labelled card " << score.matched << " (recall "
+                          << score.json()["recall"].get<double>() << ", precision "
+                          << score.json()["precision"].get<double>() << "); as many found as "
+                          << "labelled in " << score.exact << " of " << score.withBacks
+                          << "; found on pictures without backs " << score.foundWhereNone << "\n";
+            std::cout << std::setprecision(1) << "ms per picture: median "
+                      << j["ms_median"].get<double>() << ", p95 " << j["ms_p95"].get<double>()
+                      << "\n";
         });
     }
     // eval-count

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -220,4 +221,49 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
     const auto half = run({"count", truncated, "--json"});
     EXPECT_EQ(half.code, 2) << half.out;
     EXPECT_NE(half.err.find("half.jpg"), std::string::npos) << half.err;
+}
+
+// `eval-backs DIR`: the back finder against a folder labelled like ../shared/data/real-cards, whose
+// face-down cards are class BACK polygons (shares of the picture). Three drawn backs are found,
+// each on its labelled outline; an empty cloth gives none; a BACK line that is neither a box nor a
+// polygon is refused with the file and line named, exit 2.
+TEST_F(CountCli, EvalBacksScoresTheFinderOnALabelledFolder) {
+    const fs::path set = dir / "labelled";
+    fs::create_directories(set / "images");
+    fs::create_directories(set / "labels");
+    { std::ofstream(set / "classes.txt") << "AS\nBACK\n"; }
+    cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
+    std::ofstream label(set / "labels" / "three.txt");
+    for (int i = 0; i < 3; ++i) {
+        const cv::Point2f c(260.f + 380.f * float(i), 360.f);
+        const float a = 0.4f * float(i), h = 200.f, w = h * float(blue.cols) / float(blue.rows);
+        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+        const vi::Quad q{c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                         c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
+        vi::drawCard(img, i == 1 ? red : blue, q);
+        label << 1;
+        for (const auto& p : q) label << " " << p.x / 1280.f << " " << p.y / 720.f;
+        label << "\n";
+    }
+    label.close();
+    cv::imwrite((set / "images" / "three.jpg").string(), img, {cv::IMWRITE_JPEG_QUALITY, 90});
+    cv::imwrite((set / "images" / "cloth.jpg").string(),
+                cv::Mat(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30)));
+    { std::ofstream(set / "labels" / "cloth.txt"); }
+
+    const auto r = runCli({"eval-backs", set.string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["all"]["pictures"], 2);
+    EXPECT_EQ(j["all"]["labelled"], 3);
+    EXPECT_EQ(j["all"]["matched"], 3);
+    EXPECT_EQ(j["all"]["found"], 3);
+    EXPECT_EQ(j["all"]["exact_pictures"], 1);
+    EXPECT_EQ(j["all"]["found_on_pictures_without_backs"], 0);
+
+    { std::ofstream(set / "labels" / "three.txt") << "1 0.5 0.5 0.1\n"; }
+    const auto bad = runCli({"eval-backs", set.string()});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("three.txt:1"), std::string::npos) << bad.err;
+    EXPECT_TRUE(bad.out.empty());
 }

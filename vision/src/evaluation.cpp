@@ -40,7 +40,7 @@ void loadGroup(const fs::path& dir, const std::string& group,
         if (e.is_regular_file() && isImage(e.path())) images.push_back(e.path());
     std::sort(images.begin(), images.end());
     for (const fs::path& img : images) {
-        LabelledImage li{img.string(), group, {}};
+        LabelledImage li{img.string(), group, {}, {}};
         fs::path label = dir / "labels" / (img.stem().string() + ".txt");
         std::ifstream in(label);
         std::string line;
@@ -53,7 +53,25 @@ void loadGroup(const fs::path& dir, const std::string& group,
             if (cls < 0 || cls >= int(classes.size()))
                 throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) +
                                          ": class " + std::to_string(cls) + " not in classes.txt");
-            if (auto card = scoring::parseCard(classes[cls], scoring::DeckKind::Standard))
+            if (classes[cls] == "BACK") {
+                std::vector<float> v;
+                for (float x; ls >> x;) v.push_back(x);
+                std::vector<cv::Point2f> outline;
+                if (v.size() == 4) {  // YOLO box: centre x, y, width, height
+                    const float x0 = v[0] - v[2] / 2, x1 = v[0] + v[2] / 2;
+                    const float y0 = v[1] - v[3] / 2, y1 = v[1] + v[3] / 2;
+                    outline = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+                } else if (v.size() >= 6 && v.size() % 2 == 0) {
+                    for (std::size_t k = 0; k < v.size(); k += 2)
+                        outline.emplace_back(v[k], v[k + 1]);
+                } else {
+                    throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) +
+                                             ": a BACK needs a box (4 numbers) or a polygon (3 or "
+                                             "more x y pairs), not " +
+                                             std::to_string(v.size()) + " numbers");
+                }
+                li.backs.push_back(std::move(outline));
+            } else if (auto card = scoring::parseCard(classes[cls], scoring::DeckKind::Standard))
                 li.truth.insert(*card);
             else if (auto colour = scoring::parseCard(classes[cls], scoring::DeckKind::NertzColour))
                 li.truth.insert(*colour);

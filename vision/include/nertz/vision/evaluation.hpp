@@ -14,11 +14,14 @@
 
 namespace nertz::vision {
 
-// One labelled picture: its path, group name ("" when the folder has no groups) and true faces.
+// One labelled picture: its path, group name ("" when the folder has no groups), true faces, and
+// the outlines of its face-down cards (class BACK: a polygon, or a YOLO box given as its four
+// corners), in shares of the picture's width and height.
 struct LabelledImage {
     std::string imagePath;
     std::string group;
     std::set<scoring::Card> truth;
+    std::vector<std::vector<cv::Point2f>> backs;
 };
 
 // All labelled pictures of a folder: DIR/images + DIR/labels, or DIR/<group>/images + labels for
