@@ -589,6 +589,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     truthMasks.push_back(maskOf(poly));
                 }
                 for (const auto& c : found) {
+                    if (truthMasks.empty()) break;  // nothing to match them to
                     std::vector<cv::Point> poly;
                     for (const auto& p : c.quad)
                         poly.emplace_back(int(std::lround(p.x)), int(std::lround(p.y)));

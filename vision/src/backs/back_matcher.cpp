@@ -9,6 +9,11 @@
 
 namespace nertz::vision {
 
+namespace {
+// Enrolment copies smeared beyond the first length are for cards seen in motion only.
+const float kStillSpread = smearSpread(kEnrolmentSmears.front()) + 0.01f;
+}  // namespace
+
 void BackMatcher::add(std::string name, BackSignature signature) {
     if (name.empty()) throw scoring::InputError("deck", "a deck needs a name");
     for (const auto& d : decks_)
@@ -25,7 +30,6 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
 
 float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly,
                               bool moving) const {
-    const float stillSpread = smearSpread(kEnrolmentSmears.front()) + 0.01f;
     float best = std::numeric_limits<float>::max();
     const bool whole = probe.region.whole();
     const float width = probe.region.x1 - probe.region.x0;
@@ -39,7 +43,7 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeen
     for (const auto& d : decks_[std::size_t(deck)].signature.descriptors) {
         if (d.region.whole() != whole) continue;
         if (asSeenOnly && d.blur != 0.f) continue;
-        if (!moving && d.blur > stillSpread) continue;
+        if (!moving && d.blur > kStillSpread) continue;
         if (!whole && std::abs((d.region.x1 - d.region.x0) - nearestWidth) > 1e-4f) continue;
         best = std::min(best, backDistance(probe, d));
     }

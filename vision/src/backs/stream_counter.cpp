@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include <opencv2/imgproc.hpp>
@@ -33,6 +34,16 @@ cv::Mat changed(const cv::Mat& a, const cv::Mat& b, int t, float meanShare = 0.f
         out |= textured;
     }
     return out;
+}
+
+// Whether reading `a` of a card is surer than `b`: given to a deck, and more confidently.
+bool surer(const CountedCard& a, const CountedCard& b) {
+    return a.deck >= 0 && (b.deck < 0 || a.confidence > b.confidence);
+}
+
+// A box (working pixels) at the frame's edge: its piece is cut by the frame.
+bool touchesEdge(const cv::Rect& b, cv::Size frame) {
+    return b.x <= 1 || b.y <= 1 || b.br().x >= frame.width - 1 || b.br().y >= frame.height - 1;
 }
 
 cv::Point rounded(cv::Point2f p) {
@@ -196,9 +207,6 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
         pieceTrack[std::size_t(bp)] = bt;
         taken[std::size_t(bt)] = 1;
     }
-    auto touchesEdge = [&](const cv::Rect& b) {
-        return b.x <= 1 || b.y <= 1 || b.br().x >= small.cols - 1 || b.br().y >= small.rows - 1;
-    };
     for (std::size_t p = 0; p < pieces.size(); ++p) {
         const Piece& pc = pieces[p];
         if (pieceTrack[p] == -2) continue;
@@ -212,7 +220,8 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
         } else {
             Track& t = tracks_[std::size_t(pieceTrack[p])];
             const float area = float(stats.at<int>(pc.label, cv::CC_STAT_AREA));
-            if (t.views > 0 && t.moved && area > 1.5f * t.area && !touchesEdge(t.box)) {
+            if (t.views > 0 && t.moved && area > 1.5f * t.area &&
+                !touchesEdge(t.box, small.size())) {
                 // a card seen whole, grown by half: it joined something that came in (a hand):
                 // carry it on as it went, its place and shape unknown for now
                 t.carryOn();
@@ -239,7 +248,7 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
         t.area = float(stats.at<int>(pc.label, cv::CC_STAT_AREA));
         t.lost = 0;
         // card-shaped: whole in the frame, filling a card-like rectangle
-        if (touchesEdge(pc.box)) continue;
+        if (touchesEdge(pc.box, small.size())) continue;
         cv::Mat mask = labels(pc.box) == pc.label;
         std::vector<std::vector<cv::Point>> contours;
         cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE, pc.box.tl());
@@ -250,15 +259,13 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
         if (std::min(r.size.width, r.size.height) < 4.f) continue;
         const float fill = float(cv::countNonZero(mask)) / (r.size.width * r.size.height);
         // (a card smeared at a slant sweeps a hexagon, which fills less of its rectangle)
-        const float minFill =
-            t.moved && norm(t.velocity) > 1.f ? options_.movingFill : options_.cardFill;
+        const bool moving = t.moved && norm(t.velocity) > 1.f;
+        const float minFill = moving ? options_.movingFill : options_.cardFill;
         if (fill < minFill) {
             // a moving card whose trailing part differs little from the table (its smear over a
             // cloth of its colour) leaves a bite out of the piece: card-shaped still when the
             // piece's hull fills the rectangle
-            if (!(t.moved && norm(t.velocity) > 1.f && options_.hullFill > 0.f &&
-                  fill >= options_.bittenFill))
-                continue;
+            if (!moving || options_.hullFill <= 0.f || fill < options_.bittenFill) continue;
             std::vector<cv::Point> hull;
             cv::convexHull(pts, hull);
             if (cv::contourArea(hull) < options_.hullFill * r.size.width * r.size.height) continue;
@@ -295,9 +302,7 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
             t.viewSide = std::min(card.width, card.height);
         }
         sightings_.push_back({index, t.id, t.centre, t.moved ? t.velocity : cv::Point2f()});
-        const bool better =
-            t.views == 1 || (c.deck >= 0 && (t.best.deck < 0 || c.confidence > t.best.confidence));
-        if (better) t.best = c;
+        if (t.views == 1 || surer(c, t.best)) t.best = c;
     }
     // tracks not seen now: gone when their place shows the rest view again (or they left the frame)
     std::vector<Track> keep;
@@ -363,24 +368,16 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     heldFor_.release();
     // at rest: a card followed out by the frame's edge is counted; pieces still in view lie on the
     // spot now (counted below, once) or were never cards
-    bool cardCameToRest = false;  // a piece that was card-shaped is still in view
-    CountedCard cameToRest;       // the surest reading of such a piece
-    if (!tracks_.empty()) {
-        cv::Mat away = changed(small, followView_.empty() ? reference_ : followView_,
-                               options_.followThreshold, options_.meanShare);
+    // the surest reading of a piece that was card-shaped and is still in view
+    std::optional<CountedCard> cameToRest;
+    if (!tracks_.empty()) {  // (then follow() has run since the last rest: followView_ is set)
+        cv::Mat away = changed(small, followView_, options_.followThreshold, options_.meanShare);
         clean(away);
         for (const Track& t : tracks_) {
-            const bool atEdge = t.box.x <= 1 || t.box.y <= 1 || t.box.br().x >= small.cols - 1 ||
-                                t.box.br().y >= small.rows - 1;
-            if (atEdge && placeClear(t, away))
+            if (touchesEdge(t.box, small.size()) && placeClear(t, away))
                 left(t, index, fresh);
-            else if (t.views > 0) {
-                if (!cardCameToRest ||
-                    (t.best.deck >= 0 &&
-                     (cameToRest.deck < 0 || t.best.confidence > cameToRest.confidence)))
-                    cameToRest = t.best;
-                cardCameToRest = true;
-            }
+            else if (t.views > 0 && (!cameToRest || surer(t.best, *cameToRest)))
+                cameToRest = t.best;
         }
     }
     tracks_.clear();
@@ -417,7 +414,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     const cv::Mat onTable = diff & tableForeground(small);
     if (cv::countNonZero(onTable) >= bar)
         diff = onTable;
-    else if (!cardCameToRest) {
+    else if (!cameToRest) {
         reference_ = small.clone();
         return fresh;
     }
@@ -451,7 +448,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     CountedCard c = attributeCard(bgr, q, {}, *matcher_);
     // the change may be only part of the card (it landed nearly square on the one below): then
     // its reading in flight, whole, says more
-    if (c.deck < 0 && cardCameToRest && cameToRest.deck >= 0) c = cameToRest;
+    if (c.deck < 0 && cameToRest && cameToRest->deck >= 0) c = *cameToRest;
     countCard(c, index, fresh);
     return fresh;
 }
