@@ -107,6 +107,24 @@ struct RecognitionAnalyzer::Impl {
     // Lake
     std::unique_ptr<vi::Detector> detector;
     QString detectorError;
+    // Count: face-up cards in view (the lake's piles) are told from backs by reading faces live at
+    // the working size, in frames where some card is given to no deck (loaded on first use;
+    // without its models every card-like thing is counted, as before)
+    std::unique_ptr<vi::Detector> faceReader;
+    bool faceReaderTried = false;
+    vi::Detector* faces() {
+        if (!faceReaderTried) {
+            faceReaderTried = true;
+            try {
+                vi::DetectorOptions o;
+                o.squareAspects = false;
+                faceReader = std::make_unique<vi::Detector>(o);
+            } catch (const std::exception&) {
+                faceReader.reset();
+            }
+        }
+        return faceReader.get();
+    }
 };
 
 RecognitionAnalyzer::RecognitionAnalyzer() : impl_(std::make_unique<Impl>()) {
@@ -229,11 +247,21 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.perSide.assign(impl_->seats.size(), 0);
     std::vector<vi::CountedCard> found;
     if (!impl_->matcher.decks().empty()) {
-        found = vi::countBacks(frame, impl_->matcher).cards;
+        vi::DeckCount c = vi::countBacks(frame, impl_->matcher, {}, impl_->faces());
+        found = std::move(c.cards);
+        tally.faceUp = c.faceUp;
     } else {
-        for (const auto& c : vi::findBackCards(frame)) {
+        auto backs = vi::findBackCards(frame);
+        vi::Detector* reader = backs.empty() ? nullptr : impl_->faces();
+        const std::vector<bool> up = reader ? vi::faceUpCards(backs, reader->detect(frame))
+                                            : std::vector<bool>(backs.size(), false);
+        for (std::size_t i = 0; i < backs.size(); ++i) {
+            if (up[i]) {
+                ++tally.faceUp;
+                continue;
+            }
             vi::CountedCard cc;
-            cc.quad = c.quad;
+            cc.quad = backs[i].quad;
             found.push_back(cc);
         }
     }
@@ -256,7 +284,10 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     }
     tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
-    return QString("Back count: %1 cards (%2)").arg(tally.total()).arg(perSeatText(tally));
+    return QString("Back count: %1 cards (%2)%3")
+        .arg(tally.total())
+        .arg(perSeatText(tally))
+        .arg(tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString());
 }
 
 QString RecognitionAnalyzer::perSeatText(const BackTally& tally) const {

@@ -51,6 +51,7 @@ struct BackTally {
     std::vector<TallyCard> cards;
     std::vector<int> perSide;  // one per seat
     int unknown = 0;
+    int faceUp = 0;  // card-like things left out because they are face-up cards (Count)
     double ms = 0;
     int total() const { return static_cast<int>(cards.size()); }
 };

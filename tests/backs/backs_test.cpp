@@ -769,6 +769,70 @@ TEST(LakeCounter, AHandOverTheCardsAddsAtMostOneCard) {
     EXPECT_LT(errLearnt, errTableColour);
 }
 
+// Face-up cards told from backs by the picture's face reading (faceUpCards): what the back finder
+// takes for a card is left out when a read corner index lies on what shows of it, when it lies
+// mostly within a face-up card's outline (the pips and court art of a face-up card), or when it is
+// far smaller than the face-up cards (pieces of their print, or of a table's texture). A back
+// beside a face-up card, or partly under one (only what shows of it counts), stays; so does every
+// card when nothing was read face up (no size to compare with), an outline read as a back, and a
+// card whose index was read unsurely.
+TEST(LakeCounter, FaceUpCardsAndPiecesOfTheirPrintAreNotBacks) {
+    auto card = [](cv::Point2f c, float h) {
+        const float w = h / 1.4f;
+        return vi::Quad{c + cv::Point2f(-w / 2, -h / 2), c + cv::Point2f(w / 2, -h / 2),
+                        c + cv::Point2f(w / 2, h / 2), c + cv::Point2f(-w / 2, h / 2)};
+    };
+    auto candidate = [](const vi::Quad& q, std::vector<cv::Point2f> shows = {}) {
+        vi::BackCandidate c;
+        c.quad = q;
+        c.shows = std::move(shows);
+        return c;
+    };
+    // a face-up seven of hearts at (300, 300), 200 px tall, its index read at its top-left corner
+    vi::Detection faces;
+    vi::DetectedCard seven;
+    seven.quad = card({300, 300}, 200);
+    seven.face = nertz::scoring::parseAnyCard("7H");
+    vi::IndexReading ix;
+    ix.centre = {245, 215};
+    ix.box = {235, 200, 20, 30};
+    ix.face = *seven.face;
+    ix.confidence = 0.97f;
+    seven.indices = {ix};
+    faces.cards.push_back(seven);
+
+    std::vector<vi::BackCandidate> found{
+        candidate(card({300, 300}, 196)),  // 0: the face-up card itself, taken for a back
+        candidate(card({310, 330}, 150)),  // 1: its pips cut out as a card (mostly within it)
+        candidate(card({245, 240}, 140)),  // 2: a piece holding its index
+        candidate(card({700, 300}, 190)),  // 3: a back beside it
+        candidate(card({340, 300}, 200),   // 4: a back under it: shows right of its edge
+                  {{372, 200}, {411, 200}, {411, 400}, {372, 400}}),
+        candidate(card({900, 600}, 60)),  // 5: a scrap of the table, a third of a card
+    };
+    const std::vector<bool> up = vi::faceUpCards(found, faces);
+    EXPECT_EQ(up, (std::vector<bool>{true, true, true, false, false, true}));
+
+    // the same back (4) judged by its whole outline would lie 72% on the face-up card
+    vi::BackCandidate whole = found[4];
+    whole.shows.clear();
+    EXPECT_EQ(vi::faceUpCards({whole}, faces), std::vector<bool>{true});
+
+    // nothing read face up: no card is left out, however small
+    EXPECT_EQ(vi::faceUpCards(found, vi::Detection{}), std::vector<bool>(found.size(), false));
+    // an outline the reader calls a back (no face, no index) is no face-up card
+    vi::Detection backOnly;
+    vi::DetectedCard back;
+    back.quad = card({300, 300}, 200);
+    back.side = vi::Side::Back;
+    backOnly.cards.push_back(back);
+    EXPECT_EQ(vi::faceUpCards(found, backOnly), std::vector<bool>(found.size(), false));
+    // an index read at 0.85, as a back's pattern now and then is, makes no face-up card
+    vi::Detection unsure = faces;
+    unsure.cards[0].indices[0].confidence = 0.85f;
+    EXPECT_EQ(vi::faceUpCards(found, unsure), std::vector<bool>(found.size(), false));
+}
+
 // The table-colour finder clusters the border's colours with cv::kmeans, which draws from OpenCV's
 // per-thread random generator: the same picture must give the same mask whatever was drawn before
 // (eval-count over a folder found 17 cards in a scene after other scenes and 53 alone).

@@ -227,6 +227,38 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
 // face-down cards are class BACK polygons (shares of the picture). Three drawn backs are found,
 // each on its labelled outline; an empty cloth gives none; a BACK line that is neither a box nor a
 // polygon is refused with the file and line named, exit 2.
+// A real phone photo of one face-up card (the ten of diamonds, ../shared/data/real-cards, no back
+// in it): without its faces read (`--no-faces`, the counter before) the back finder cuts the card's
+// pips and the stone table around it into ~26 "cards", all unknown; with them (the default) the
+// cards on the face-up card and those far smaller than it are left out, reported as `face_up`.
+TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
+    const fs::path photo =
+        fs::path(NERTZ_SHARED_DIR) / "data/real-cards/phone/images/IMG_20220921_194458.jpg";
+    if (!fs::is_regular_file(photo)) GTEST_SKIP() << "no real photo at " << photo;
+    ASSERT_EQ(
+        run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code,
+        0);
+    auto found = [](const Json& j) {
+        int n = j["unknown"].get<int>();
+        for (const auto& [name, c] : j["counts"].items()) n += c.get<int>();
+        return n;
+    };
+    const auto before = run({"count", photo.string(), "--json", "--no-faces"});
+    ASSERT_EQ(before.code, 0) << before.err;
+    const Json jb = Json::parse(before.out);
+    EXPECT_FALSE(jb.contains("face_up"));
+    const auto now = run({"count", photo.string(), "--json"});
+    ASSERT_EQ(now.code, 0) << now.err;
+    const Json jn = Json::parse(now.out);
+    RecordProperty("found_without_faces", found(jb));
+    RecordProperty("found_with_faces", found(jn));
+    EXPECT_GE(found(jb), 10) << before.out;  // what the faces are needed for
+    EXPECT_LE(found(jn), 2) << now.out;
+    EXPECT_EQ(jn["counts"]["Ann-blue"], 0);
+    EXPECT_EQ(jn["face_up"].get<int>() + found(jn), found(jb));
+    EXPECT_EQ(jn["cards"].size(), std::size_t(found(jn)));
+}
+
 TEST_F(CountCli, EvalBacksScoresTheFinderOnALabelledFolder) {
     const fs::path set = dir / "labelled";
     fs::create_directories(set / "images");

@@ -11,6 +11,7 @@
 
 #include "nertz/vision/back_finder.hpp"
 #include "nertz/vision/back_matcher.hpp"
+#include "nertz/vision/detector.hpp"
 
 namespace nertz::vision {
 
@@ -38,7 +39,11 @@ struct DeckCount {
     std::map<std::string, int> counts;  // every enrolled deck, also those with 0 cards
     int unknown = 0;
     std::vector<CountedCard> cards;
-    double ms = 0;  // processing time, milliseconds
+    // Found card shapes left out because they are face-up cards (countBacks with a face reader):
+    // not counted, neither to a deck nor as unknown.
+    int faceUp = 0;
+    double ms = 0;       // processing time, milliseconds (the faces' reading included)
+    double facesMs = 0;  // of it, reading the faces (0: not read)
 
     int total() const;
 };
@@ -49,8 +54,23 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
                           const BackMatcher& matcher, const std::vector<cv::Point2f>& shows = {},
                           bool moving = false);
 
-// Finds and attributes every face-down card in an 8-bit BGR picture.
+// Which of the found cards are not backs, judged by `faces` (Vision I's reading of the same
+// picture). Only cards read face up with an index of at least `minConfidence` are taken as face up
+// (a back's pattern is now and then read as an index, at 0.80-0.89 on the train designs' backs).
+// A found card is not a back when one of their corner indices lies on what shows of it, when what
+// shows of it lies by at least `inside` of its area within one of their outlines, or when its long
+// side is under `minSize` of theirs (the median): pieces of a face's print or of the table. The
+// lake's face-up piles and the face-up cards beside a sort are not backs; without this the finder
+// takes them, and the pips and court art on them, for backs (models/training/BACKS.md, "Face-up
+// cards left out").
+std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Detection& faces,
+                              float inside = 0.5f, float minSize = 0.6f,
+                              float minConfidence = 0.9f);
+
+// Finds and attributes every face-down card in an 8-bit BGR picture. With a `faceReader`, when some
+// found cards are given to no deck, the picture's faces are read (the cards given to a deck painted
+// over) and the unknown cards that are face up are left out (faceUpCards; DeckCount::faceUp).
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
-                     const BackFinderOptions& options = {});
+                     const BackFinderOptions& options = {}, Detector* faceReader = nullptr);
 
 }  // namespace nertz::vision
