@@ -699,7 +699,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             int limit = 0;
             double countable = 0.05, whole = 0.85;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
-                 noComplete = false, noRefine = false, noSceneCards = false, noFaces = false;
+                 noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
+                 cardsAlone = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -734,6 +735,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "--no-faces", a->noFaces,
             "do not read the scenes' faces: face-up cards are not left out but counted unknown, "
             "as 'count --no-faces' (the counter before 2026-11-24, sixth session)");
+        cmd->add_flag("--cards-alone", a->cardsAlone,
+                      "per-card attribution: read each labelled card alone, not together with the "
+                      "scene's other cards as 'count' reads them (the figure before 2026-11-24, "
+                      "sixth session)");
         cmd->add_flag("--no-refine", a->noRefine,
                       "keep loose cards' outlines as the segmenter gives them (at 640 px), not fitted again to "
                       "their sides in the full picture, and read a card that others lie on by its piece only "
@@ -793,6 +798,13 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         o.emplace_back(c.at("quad")[std::size_t(k)][0].get<float>(), c.at("quad")[std::size_t(k)][1].get<float>());
                     outlines.push_back(std::move(o));
                 }
+                // the cards to attribute, read together as the count reads a picture's cards
+                struct Scored {
+                    std::string deck, back;
+                    Tally* tally;
+                };
+                std::vector<vi::BackCandidate> toRead;
+                std::vector<Scored> scored;
                 std::size_t index = 0;
                 for (const auto& c : s.at("cards")) {
                     const std::size_t own = index++;
@@ -801,26 +813,40 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     const std::string deck = "deck" + std::to_string(c.at("deck").get<int>());
                     if (vis >= a->countable) ++truth[deck];
                     if (vis < a->whole) continue;
-                    vi::Quad q;
+                    vi::BackCandidate cand;
                     for (int k = 0; k < 4; ++k)
-                        q[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
-                                             c.at("quad")[std::size_t(k)][1].get<float>()};
+                        cand.quad[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
+                                                     c.at("quad")[std::size_t(k)][1].get<float>()};
                     // a card others lie across (below --whole 0.85) is read by what shows of it
-                    const auto got = vi::attributeCard(
-                        img, q, {}, matcher,
-                        vis < 0.85 ? vi::uncoveredPart(outlines[own], {outlines.begin() + long(own) + 1, outlines.end()})
-                                   : std::vector<cv::Point2f>{});
-                    Tally& tt = tooClose                                             ? warnedCards
-                                : split.isHeldOut(c.at("design").get<std::string>()) ? heldOut
-                                                                                     : train;
+                    if (vis < 0.85)
+                        cand.shows = vi::uncoveredPart(
+                            outlines[own], {outlines.begin() + long(own) + 1, outlines.end()});
+                    toRead.push_back(std::move(cand));
+                    scored.push_back({deck, c.at("back").get<std::string>(),
+                                      tooClose ? &warnedCards
+                                      : split.isHeldOut(c.at("design").get<std::string>())
+                                          ? &heldOut
+                                          : &train});
+                }
+                std::vector<vi::CountedCard> read;
+                if (a->cardsAlone)
+                    for (const auto& cand : toRead)
+                        read.push_back(vi::attributeCard(img, cand.quad, {}, matcher, cand.shows));
+                else
+                    read = vi::attributeCards(img, toRead, matcher);
+                for (std::size_t k = 0; k < read.size(); ++k) {
+                    const auto& got = read[k];
+                    const std::string& deck = scored[k].deck;
+                    Tally& tt = *scored[k].tally;
                     ++tt.cards;
                     if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck && !tooClose)
-                        std::cerr << files[i].filename().string() << " "
-                                  << c.at("back").get<std::string>() << " truth " << deck << " got "
-                                  << got.deckName << " d " << got.distance << " r " << got.runnerUp
-                                  << " conf " << got.confidence << " true-d "
-                                  << matcher.distanceTo(vi::describeBack(vi::rectifyCard(img, q)),
-                                                        std::stoi(deck.substr(4)))
+                        std::cerr << files[i].filename().string() << " " << scored[k].back
+                                  << " truth " << deck << " got " << got.deckName << " d "
+                                  << got.distance << " r " << got.runnerUp << " conf "
+                                  << got.confidence << " true-d "
+                                  << matcher.distanceTo(
+                                         vi::describeBack(vi::rectifyCard(img, toRead[k].quad)),
+                                         std::stoi(deck.substr(4)))
                                   << "\n";
                     if (got.deckName == deck)
                         ++tt.right;

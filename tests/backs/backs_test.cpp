@@ -550,6 +550,7 @@ TEST(BackFinder, OutlinesACardSeenAtASlantToItsCornersInTheFullPicture) {
 TEST(LakeCounter, CoveredCardsUnderAWarmLightAreSettledBesideTheScenesWholeCards) {
     cv::RNG rng(31);
     int unknownWith = 0, unknownWithout = 0, errorWith = 0, errorWithout = 0;
+    int rightTogether = 0, rightAlone = 0, wrongTogether = 0;
     for (int trial = 0; trial < 4; ++trial) {
         cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));  // green cloth
         cv::Mat grain(img.size(), CV_8UC3);
@@ -557,11 +558,12 @@ TEST(LakeCounter, CoveredCardsUnderAWarmLightAreSettledBesideTheScenesWholeCards
         img += grain;
         const float h = 150.f, w = h * float(decks().art[0].cols) / float(decks().art[0].rows);
         std::vector<int> deckOf;
+        std::vector<vi::Quad> quads;
         auto card = [&](cv::Point2f c, float a, int d) {
             const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::drawCard(img, decks().art[std::size_t(d)],
-                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2), c + u * (w / 2) + v * (h / 2),
-                          c - u * (w / 2) + v * (h / 2)});
+            quads.push_back({c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                             c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            vi::drawCard(img, decks().art[std::size_t(d)], quads.back());
             deckOf.push_back(d);
         };
         // piles of three: each card on the one before, 35-50% of it still showing
@@ -605,7 +607,48 @@ TEST(LakeCounter, CoveredCardsUnderAWarmLightAreSettledBesideTheScenesWholeCards
         };
         errorWith += error(got);
         errorWithout += error(was);
+        // the same on the true outlines, each read by what shows of it (eval-count's attribution):
+        // attributeCards reads them together as countBacks does; without the scene's cards
+        // (`plain`) it is attributeCard, card by card
+        std::vector<vi::BackCandidate> cands;
+        for (std::size_t k = 0; k < quads.size(); ++k) {
+            vi::BackCandidate c;
+            c.quad = quads[k];
+            std::vector<std::vector<cv::Point2f>> above;
+            for (std::size_t j = k + 1; j < quads.size(); ++j)
+                above.emplace_back(quads[j].begin(), quads[j].end());
+            if (!above.empty())
+                c.shows = vi::uncoveredPart({quads[k].begin(), quads[k].end()}, above);
+            cands.push_back(std::move(c));
+        }
+        // and the top card of each pile read by a strip of it only (a fifth of it at its far end)
+        const std::size_t whole = cands.size();
+        std::vector<int> truthOf = deckOf;
+        for (std::size_t k = 2; k < whole; k += 3) {
+            const vi::Quad& q = quads[k];
+            vi::BackCandidate c;
+            c.quad = q;
+            c.shows = {q[0], q[1], q[1] + (q[2] - q[1]) * 0.2f, q[0] + (q[3] - q[0]) * 0.2f};
+            cands.push_back(std::move(c));
+            truthOf.push_back(deckOf[k]);
+        }
+        const auto together = vi::attributeCards(img, cands, decks().matcher);
+        ASSERT_EQ(together.size(), cands.size());
+        for (std::size_t k = 0; k < cands.size(); ++k) {
+            const auto alone =
+                vi::attributeCard(img, cands[k].quad, {}, decks().matcher, cands[k].shows);
+            EXPECT_EQ(vi::attributeCards(img, {cands[k]}, plain)[0].deck, alone.deck);
+            rightTogether += together[k].deck == truthOf[k] ? 1 : 0;
+            rightAlone += alone.deck == truthOf[k] ? 1 : 0;
+            wrongTogether += together[k].deck >= 0 && together[k].deck != truthOf[k] ? 1 : 0;
+        }
     }
+    std::cerr << "warm light, true outlines: " << rightTogether << " right together, " << rightAlone
+              << " alone; " << wrongTogether << " wrong together\n";
+    // On true outlines every card is already read right alone here (64 of 64, strips included):
+    // reading them together must lose none and give none to a wrong deck.
+    EXPECT_GE(rightTogether, rightAlone);
+    EXPECT_EQ(wrongTogether, 0);
     std::cerr << "warm light: unknown " << unknownWith << " / " << unknownWithout << ", off the true counts "
               << errorWith << " / " << errorWithout << " with / without the scene's cards\n";
     EXPECT_LT(unknownWith, unknownWithout);

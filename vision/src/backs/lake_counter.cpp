@@ -147,6 +147,17 @@ constexpr float kSureDistance = 0.5f;
 
 }  // namespace
 
+std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
+                                        const BackMatcher& matcher) {
+    std::vector<Reading> reads;
+    for (const auto& cand : found)
+        reads.push_back(readCard(bgr, cand.quad, cand.region, matcher, cand.shows));
+    if (matcher.options().sceneExemplars) settleBySceneCards(bgr, matcher, found, reads);
+    std::vector<CountedCard> cards;
+    for (auto& r : reads) cards.push_back(std::move(r.card));
+    return cards;
+}
+
 std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Detection& faces,
                               float inside, float minSize, float minConfidence) {
     // the face-up cards' outlines and read corners, in the picture's pixels
@@ -211,11 +222,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
     const auto found = findBackCards(bgr, options);
-    std::vector<Reading> reads;
-    for (const auto& cand : found) reads.push_back(readCard(bgr, cand.quad, cand.region, matcher, cand.shows));
-    if (matcher.options().sceneExemplars) settleBySceneCards(bgr, matcher, found, reads);
-    std::vector<CountedCard> cards;
-    for (auto& r : reads) cards.push_back(std::move(r.card));
+    std::vector<CountedCard> cards = attributeCards(bgr, found, matcher);
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);

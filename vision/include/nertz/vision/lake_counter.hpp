@@ -54,6 +54,12 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
                           const BackMatcher& matcher, const std::vector<cv::Point2f>& shows = {},
                           bool moving = false);
 
+// The cards of one picture attributed together, as countBacks does: each alone (attributeCard),
+// then those left unknown between two decks read again beside the scene's own whole cards of those
+// decks (MatcherOptions::sceneExemplars). One card per candidate, in order.
+std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<BackCandidate>& cards,
+                                        const BackMatcher& matcher);
+
 // Which of the found cards are not backs, judged by `faces` (Vision I's reading of the same
 // picture). Only cards read face up with an index of at least `minConfidence` are taken as face up
 // (a back's pattern is now and then read as an index, at 0.80-0.89 on the train designs' backs).
