@@ -244,6 +244,33 @@ private slots:
         QVERIFY(!message.isEmpty());
     }
 
+    // Face-up cards in view during the back count (the lake's piles beside the sort): the face
+    // reader tells them from backs, and they are left out of the count, which says so. Without it
+    // the lake frame's six face-up cards and the pips on them were ~45 unknown "backs".
+    void faceUpCardsInViewAreLeftOutOfTheBackCount() {
+        RecognitionAnalyzer r;
+        const std::vector<SeatBack> seats{{"Ann", QColor("#1565c0"), demoBackSignature(clip_, 0)},
+                                          {"Bo", QColor("#c62828"), demoBackSignature(clip_, 1)}};
+        QVERIFY(!seats[0].signature.empty() && !seats[1].signature.empty());
+        QVERIFY(r.setSeats(seats).isEmpty());
+        r.setMode(RecognitionAnalyzer::Mode::Count);
+        cv::Mat lake = clip_.frames[std::size_t(plan_.lakeFirst)].clone();
+        const QString status = r.analyze(lake);
+        const BackTally t = r.takeResult().value<BackTally>();
+        qInfo("lake frame in the back count: %s", qPrintable(status));
+        QVERIFY2(t.faceUp >= 20, qPrintable(status));
+        QVERIFY2(t.total() <= 5,
+                 qPrintable(status));  // 0 with painted art, 3 with gnome-anglo (KD)
+        QVERIFY(status.contains("face-up left out"));
+        // the sort itself: every card counted as before, none left out
+        cv::Mat sorted = clip_.frames[std::size_t(plan_.holdFirst)].clone();
+        const QString sortStatus = r.analyze(sorted);
+        const BackTally s = r.takeResult().value<BackTally>();
+        QCOMPARE(s.total(), 14);
+        QCOMPARE(s.faceUp, 0);
+        QVERIFY2(!sortStatus.contains("face-up"), qPrintable(sortStatus));
+    }
+
     void aClipThatEndsMidCountKeepsTheCountAndUnknownCardsBlock() {
         QTemporaryDir dir;
         const QString file = dir.filePath("club.sqlite");
