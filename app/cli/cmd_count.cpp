@@ -158,7 +158,9 @@ std::unique_ptr<vi::Detector> faceReader(const std::string& models) {
     try {
         return std::make_unique<vi::Detector>(opts);
     } catch (const vi::ModelError& e) {
-        throw sc("--models", e.what());
+        throw sc("--models", std::string(e.what()) +
+                                 " (the face reader tells face-up cards from backs; --no-faces "
+                                 "counts without it)");
     }
 }
 

@@ -223,14 +223,11 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
     EXPECT_NE(half.err.find("half.jpg"), std::string::npos) << half.err;
 }
 
-// `eval-backs DIR`: the back finder against a folder labelled like ../shared/data/real-cards, whose
-// face-down cards are class BACK polygons (shares of the picture). Three drawn backs are found,
-// each on its labelled outline; an empty cloth gives none; a BACK line that is neither a box nor a
-// polygon is refused with the file and line named, exit 2.
 // A real phone photo of one face-up card (the ten of diamonds, ../shared/data/real-cards, no back
 // in it): without its faces read (`--no-faces`, the counter before) the back finder cuts the card's
 // pips and the stone table around it into ~26 "cards", all unknown; with them (the default) the
 // cards on the face-up card and those far smaller than it are left out, reported as `face_up`.
+// Without the face reader's models the count stops with exit 2 and says how to count without it.
 TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     const fs::path photo =
         fs::path(NERTZ_SHARED_DIR) / "data/real-cards/phone/images/IMG_20220921_194458.jpg";
@@ -257,8 +254,18 @@ TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     EXPECT_EQ(jn["counts"]["Ann-blue"], 0);
     EXPECT_EQ(jn["face_up"].get<int>() + found(jn), found(jb));
     EXPECT_EQ(jn["cards"].size(), std::size_t(found(jn)));
+    // the face reader's models not where --models says: exit 2, naming the way round it
+    const auto noModels =
+        run({"count", photo.string(), "--json", "--models", (dir / "none").string()});
+    EXPECT_EQ(noModels.code, 2);
+    EXPECT_NE(noModels.err.find("--no-faces"), std::string::npos) << noModels.err;
+    EXPECT_TRUE(noModels.out.empty());
 }
 
+// `eval-backs DIR`: the back finder against a folder labelled like ../shared/data/real-cards, whose
+// face-down cards are class BACK polygons (shares of the picture). Three drawn backs are found,
+// each on its labelled outline; an empty cloth gives none; a BACK line that is neither a box nor a
+// polygon is refused with the file and line named, exit 2.
 TEST_F(CountCli, EvalBacksScoresTheFinderOnALabelledFolder) {
     const fs::path set = dir / "labelled";
     fs::create_directories(set / "images");
