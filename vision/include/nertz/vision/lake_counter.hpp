@@ -74,8 +74,10 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
                               float minConfidence = 0.9f);
 
 // Finds and attributes every face-down card in an 8-bit BGR picture. With a `faceReader`, when some
-// found cards are given to no deck, the picture's faces are read (the cards given to a deck painted
-// over) and the unknown cards that are face up are left out (faceUpCards; DeckCount::faceUp).
+// found cards are not surely given to a deck (confidence under 0.95, or far from it), the
+// picture's faces are read, the cards surely given to a deck painted over, and those others that
+// are face up are left out (faceUpCards; DeckCount::faceUp). A frame whose cards are all sure costs
+// no reading.
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                      const BackFinderOptions& options = {}, Detector* faceReader = nullptr);
 
