@@ -415,9 +415,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--table-mask", a->tableMask,
                       "pictures: tell cards from the table by its colour, not by the learnt "
                       "segmenter (models/back_seg.onnx)");
-        cmd->add_flag("--no-faces", a->noFaces,
-                      "pictures: do not read the cards' faces; face-up cards (the lake's piles, a "
-                      "card turned over) are then not told from backs but counted as unknown");
+        cmd->add_flag(
+            "--no-faces", a->noFaces,
+            "pictures: do not read the cards' faces; face-up cards (the lake's piles, a "
+            "card turned over) are then not told from backs but counted as unknown "
+            "(by default they are left out: \"face_up\" and \"face_up_cards\" in --json)");
         cmd->add_option("--models", a->models,
                         "model folder of the face reader (default: as detect)");
         cmd->add_flag(
@@ -443,7 +445,12 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     a->noFaces ? nullptr : faceReader(a->models);
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, faces.get());
                 j = countJson(got);
-                if (faces) j["face_up"] = got.faceUp;
+                if (faces) {
+                    io::Json up = io::Json::array();
+                    for (const auto& q : got.faceUp) up.push_back({{"quad", quadJson(q)}});
+                    j["face_up"] = got.faceUp.size();
+                    j["face_up_cards"] = up;
+                }
             }
             if (a->json) {
                 std::cout << j.dump() << "\n";
@@ -646,9 +653,13 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 long matched = 0;
                 for (const auto& [iou, t, f] : pairs)
                     if (!tUsed[t] && !fUsed[f]) tUsed[t] = fUsed[f] = 1, ++matched;
-                if (std::getenv("NERTZ_EVAL_SCENES"))
+                if (std::getenv("NERTZ_EVAL_SCENES")) {
+                    long inRows = 0;
+                    for (const auto& c : found) inRows += c.inRow ? 1 : 0;
                     std::cerr << item.imagePath << ": labelled " << item.backs.size() << ", found "
-                              << found.size() << ", matched " << matched << "\n";
+                              << found.size() << " (in rows " << inRows << "), matched " << matched
+                              << "\n";
+                }
                 for (const std::string& key : {std::string(), item.group}) {
                     Score& score = scores[key];
                     ++score.pictures;
@@ -912,7 +923,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     for (const auto& [name, n] : truth) truthTotal += n;
                     std::cerr << files[i].filename().string() << " truth " << truthTotal
                               << " found " << got.total() << " unknown " << got.unknown
-                              << " face-up " << got.faceUp << (ok ? " exact" : " wrong") << "\n";
+                              << " face-up " << got.faceUp.size() << (ok ? " exact" : " wrong")
+                              << "\n";
                 }
                 Tally& st = anyHeldOut ? heldOut : train;
                 ++st.scenes;

@@ -246,10 +246,11 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.frameSize = QSize(frame.cols, frame.rows);
     tally.perSide.assign(impl_->seats.size(), 0);
     std::vector<vi::CountedCard> found;
+    std::vector<vi::Quad> leftOut;  // face-up cards in view, not counted
     if (!impl_->matcher.decks().empty()) {
         vi::DeckCount c = vi::countBacks(frame, impl_->matcher, {}, impl_->faces());
         found = std::move(c.cards);
-        tally.faceUp = c.faceUp;
+        leftOut = std::move(c.faceUp);
     } else {
         auto backs = vi::findBackCards(frame);
         vi::Detector* reader = backs.empty() ? nullptr : impl_->faces();
@@ -257,7 +258,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                                             : std::vector<bool>(backs.size(), false);
         for (std::size_t i = 0; i < backs.size(); ++i) {
             if (up[i]) {
-                ++tally.faceUp;
+                leftOut.push_back(backs[i].quad);
                 continue;
             }
             vi::CountedCard cc;
@@ -275,6 +276,9 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         addToTally(tally, t);
     }
     const int thick = std::max(3, frame.cols / 200);
+    // face-up cards left out: thin and grey, under the counted cards' outlines
+    tally.faceUp = static_cast<int>(leftOut.size());
+    for (const auto& q : leftOut) drawOutline(frame, toQuad(q), QColor("#9e9e9e"), QString(), 1);
     for (const auto& t : tally.cards) {
         if (t.side >= 0)
             drawOutline(frame, t.quad, impl_->colourOf(t.side),

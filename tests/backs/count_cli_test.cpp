@@ -226,7 +226,8 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
 // A real phone photo of one face-up card (the ten of diamonds, ../shared/data/real-cards, no back
 // in it): without its faces read (`--no-faces`, the counter before) the back finder cuts the card's
 // pips and the stone table around it into ~26 "cards", all unknown; with them (the default) the
-// cards on the face-up card and those far smaller than it are left out, reported as `face_up`.
+// cards on the face-up card and those far smaller than it are left out, reported as `face_up`
+// (how many) and `face_up_cards` (their outlines).
 // Without the face reader's models the count stops with exit 2 and says how to count without it.
 TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     const fs::path photo =
@@ -254,6 +255,8 @@ TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     EXPECT_EQ(jn["counts"]["Ann-blue"], 0);
     EXPECT_EQ(jn["face_up"].get<int>() + found(jn), found(jb));
     EXPECT_EQ(jn["cards"].size(), std::size_t(found(jn)));
+    ASSERT_EQ(jn["face_up_cards"].size(), jn["face_up"].get<std::size_t>());
+    for (const auto& c : jn["face_up_cards"]) EXPECT_EQ(c["quad"].size(), 4u) << c.dump();
     // the face reader's models not where --models says: exit 2, naming the way round it
     const auto noModels =
         run({"count", photo.string(), "--json", "--models", (dir / "none").string()});

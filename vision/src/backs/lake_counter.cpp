@@ -272,7 +272,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
         for (std::size_t k = 0; k < unknown.size(); ++k)
             if (up[k]) {
                 keep[unknown[k]] = false;
-                ++out.faceUp;
+                out.faceUp.push_back(found[unknown[k]].quad);
             }
     }
     for (std::size_t i = 0; i < cards.size(); ++i) {

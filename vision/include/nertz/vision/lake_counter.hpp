@@ -40,8 +40,8 @@ struct DeckCount {
     int unknown = 0;
     std::vector<CountedCard> cards;
     // Found card shapes left out because they are face-up cards (countBacks with a face reader):
-    // not counted, neither to a deck nor as unknown.
-    int faceUp = 0;
+    // not counted, neither to a deck nor as unknown; their outlines, for a person to check.
+    std::vector<Quad> faceUp;
     double ms = 0;       // processing time, milliseconds (the faces' reading included)
     double facesMs = 0;  // of it, reading the faces (0: not read)
 
