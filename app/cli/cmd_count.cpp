@@ -610,8 +610,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
                 const auto t0 = std::chrono::steady_clock::now();
                 auto found = vi::findBackCards(img, finder);
+                int facesRead = 0;
                 if (detector) {
-                    const std::vector<bool> up = vi::faceUpCards(found, detector->detect(img));
+                    const vi::Detection faces = detector->detect(img);
+                    for (const auto& c : faces.cards) facesRead += c.face ? 1 : 0;
+                    const std::vector<bool> up = vi::faceUpCards(found, faces);
                     std::vector<vi::BackCandidate> backs;
                     for (std::size_t k = 0; k < found.size(); ++k)
                         if (!up[k]) backs.push_back(std::move(found[k]));
@@ -658,7 +661,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     for (const auto& c : found) inRows += c.inRow ? 1 : 0;
                     std::cerr << item.imagePath << ": labelled " << item.backs.size() << ", found "
                               << found.size() << " (in rows " << inRows << "), matched " << matched
-                              << "\n";
+                              << ", faces read " << facesRead << "\n";
                 }
                 for (const std::string& key : {std::string(), item.group}) {
                     Score& score = scores[key];

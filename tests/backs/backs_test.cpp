@@ -815,10 +815,11 @@ TEST(LakeCounter, AHandOverTheCardsAddsAtMostOneCard) {
 // Face-up cards told from backs by the picture's face reading (faceUpCards): what the back finder
 // takes for a card is left out when a read corner index lies on what shows of it, when it lies
 // mostly within a face-up card's outline (the pips and court art of a face-up card), or when it is
-// far smaller than the face-up cards (pieces of their print, or of a table's texture). A back
-// beside a face-up card, or partly under one (only what shows of it counts), stays; so does every
-// card when nothing was read face up (no size to compare with), an outline read as a back, and a
-// card whose index was read unsurely.
+// far smaller than the face-up cards (pieces of their print, or of a table's texture; a card read
+// by its index alone is taken to be 2.5 times its index box at least). A back beside a face-up
+// card, or partly under one (only what shows of it counts), stays; so does every card when nothing
+// was read face up (no size to compare with), an outline read as a back, and a card whose index
+// was read unsurely.
 TEST(LakeCounter, FaceUpCardsAndPiecesOfTheirPrintAreNotBacks) {
     auto card = [](cv::Point2f c, float h) {
         const float w = h / 1.4f;
@@ -870,6 +871,14 @@ TEST(LakeCounter, FaceUpCardsAndPiecesOfTheirPrintAreNotBacks) {
     back.side = vi::Side::Back;
     backOnly.cards.push_back(back);
     EXPECT_EQ(vi::faceUpCards(found, backOnly), std::vector<bool>(found.size(), false));
+    // read by its index alone (no outline found): the card is taken to be at least 2.5 times its
+    // index box (30 px here), so shapes under 0.6 of 75 px are left out, and larger ones kept
+    vi::Detection noOutline = faces;
+    noOutline.cards[0].quad.reset();
+    EXPECT_EQ(vi::faceUpCards({candidate(card({700, 300}, 190)), candidate(card({900, 600}, 40)),
+                               candidate(card({1000, 100}, 50)), candidate(card({245, 215}, 60))},
+                              noOutline),
+              (std::vector<bool>{false, true, false, true}));
     // an index read at 0.85, as a back's pattern now and then is, makes no face-up card
     vi::Detection unsure = faces;
     unsure.cards[0].indices[0].confidence = 0.85f;

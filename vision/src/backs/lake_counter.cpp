@@ -144,6 +144,10 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
 // (BACKS.md, "Face-up cards left out").
 constexpr float kSureOfItsDeck = 0.95f;
 constexpr float kSureDistance = 0.5f;
+// A face-up card read without its outline is taken to be at least this many times its index box
+// (its long side): a card's long side is 4.0-4.4 times its index box's at the median and 2.2 (held-
+// out synthetic faces) to 3.4 (phone photos) at the 5th percentile (BACKS.md).
+constexpr double kCardPerIndex = 2.5;
 
 }  // namespace
 
@@ -161,28 +165,36 @@ std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<Ba
 std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Detection& faces,
                               float inside, float minSize, float minConfidence) {
     // the face-up cards' outlines and read corners, in the picture's pixels
-    std::vector<std::vector<cv::Point2f>> outlines;
-    std::vector<cv::Point2f> corners;
-    for (const auto& f : faces.cards) {
-        float surest = 0.f;
-        for (const auto& ix : f.indices) surest = std::max(surest, ix.confidence);
-        if (f.side != Side::Face || surest < minConfidence) continue;
-        if (f.quad) {
-            std::vector<cv::Point2f> hull;
-            cv::convexHull(std::vector<cv::Point2f>(f.quad->begin(), f.quad->end()), hull);
-            outlines.push_back(std::move(hull));
-        }
-        for (const auto& ix : f.indices) corners.push_back(ix.centre);
-    }
-    // the size of a card in this picture, from the face-up cards' outlines
     auto longSide = [](const auto& poly) {
         double m = 0;
         for (std::size_t k = 0; k < poly.size(); ++k)
             m = std::max(m, double(cv::norm(poly[k] - poly[(k + 1) % poly.size()])));
         return m;
     };
-    std::vector<double> sides;
-    for (const auto& o : outlines) sides.push_back(longSide(o));
+    std::vector<std::vector<cv::Point2f>> outlines;
+    std::vector<cv::Point2f> corners;
+    // the face-up cards' long sides: the size of a card here (from their indices only where no
+    // outline was found: a lower bound)
+    std::vector<double> sides, fromIndices;
+    for (const auto& f : faces.cards) {
+        float surest = 0.f, index = 0.f;
+        for (const auto& ix : f.indices) {
+            surest = std::max(surest, ix.confidence);
+            index = std::max(index, std::max(ix.box.width, ix.box.height));
+        }
+        if (f.side != Side::Face || surest < minConfidence) continue;
+        if (f.quad) {
+            std::vector<cv::Point2f> hull;
+            cv::convexHull(std::vector<cv::Point2f>(f.quad->begin(), f.quad->end()), hull);
+            sides.push_back(longSide(hull));
+            outlines.push_back(std::move(hull));
+        } else {
+            // no outline found: at least kCardPerIndex of its index box
+            fromIndices.push_back(kCardPerIndex * double(index));
+        }
+        for (const auto& ix : f.indices) corners.push_back(ix.centre);
+    }
+    if (sides.empty()) sides = std::move(fromIndices);
     double cardSide = 0;
     if (!sides.empty()) {
         std::nth_element(sides.begin(), sides.begin() + std::ptrdiff_t(sides.size() / 2),
