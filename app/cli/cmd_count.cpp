@@ -431,6 +431,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 throw sc("decks", "give --decks (league file) or --back (files), not both");
             if (a->spotOnly && !isVideo(a->input))
                 throw sc("spot-only", "applies to videos only, and " + a->input + " is a picture");
+            if ((a->noFaces || !a->models.empty()) && isVideo(a->input))
+                throw sc(a->noFaces ? "no-faces" : "models",
+                         "applies to pictures only (a video's cards are counted as they are dealt, "
+                         "without reading faces), and " + a->input + " is a video");
             const vi::BackMatcher matcher =
                 a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
             io::Json j;

@@ -166,6 +166,11 @@ TEST_F(CountCli, CountsAClipOfCardsPassingThroughTheView) {
     const auto picture = run({"count", enrolmentPicture(blue, 3, "one.png"), "--spot-only"});
     EXPECT_EQ(picture.code, 2);
     EXPECT_NE(picture.err.find("spot-only"), std::string::npos) << picture.err;
+    // and --no-faces means nothing for a video (its cards are not read for faces)
+    const auto noFaces = run({"count", file, "--no-faces"});
+    EXPECT_EQ(noFaces.code, 2);
+    EXPECT_NE(noFaces.err.find("no-faces"), std::string::npos) << noFaces.err;
+    EXPECT_TRUE(noFaces.out.empty());
 }
 
 // Without a league file: `backs enroll` writes a signature file, `count --back NAME=FILE` (repeated,
