@@ -132,16 +132,17 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
     }
 }
 
-// A card given to its deck with this confidence, and within this share of the matcher's
-// maxDistance of it, is a back, not asked about (faceUpCards). Face-up pieces are given to decks
-// too, some surely (a red pip matches a red back; with one deck enrolled, anything within 0.75 of
-// it has confidence 1), but from farther: on the train-design mixed tables (`synth --kind mixed
-// --seed 13`, mean |error| 8.39 without faces), asking about unknown cards only left 3.6 cards a
-// scene out (error 5.97); asking also about those under 0.5 / 0.8 / 0.95 / 0.99 confidence left
-// 5.2 / 7.0 / 8.0 / 8.1 out (error 5.47 / 5.28 / 5.00 / 5.00), and with the distance rule 8.6
-// (error 4.81); asking about every card, in the whole picture, 9.6 (error 4.67), but then backs'
-// patterns cost the reading 3 times the time and backs of held-out designs were left out
-// (BACKS.md, "Face-up cards left out").
+// A card given to its deck with this confidence is a back, not asked about (faceUpCards); with one
+// deck enrolled it must also lie within kSureDistance of the matcher's maxDistance of it (the
+// confidence is then a ratio to 1.5 x maxDistance: anything within 0.75 has confidence 1). Face-up
+// pieces are given to decks too, some surely (a red pip matches a red back). On the train-design
+// mixed tables (`synth --kind mixed --seed 13`, mean |error| 8.39 without faces): asking about
+// unknown cards only left 3.6 cards a scene out (error 5.97); asking also about those under 0.5 /
+// 0.8 / 0.95 / 0.99 confidence left 5.2 / 7.0 / 8.0 / 8.1 out (error 5.47 / 5.28 / 5.00 / 5.00);
+// the distance rule for every matcher 8.6 (error 4.81), but then most cards of a frame are asked
+// about and the faces are read far more often (a 24-card loose frame of four enrolled decks: 80 ms
+// against 47); asking about every card, in the whole picture, 9.6 (error 4.67), with backs'
+// patterns costing the reading 3 times the time (BACKS.md, "Face-up cards left out").
 constexpr float kSureOfItsDeck = 0.95f;
 constexpr float kSureDistance = 0.5f;
 // A face-up card read without its outline is taken to be at least this many times its index box
@@ -257,9 +258,10 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     // pip can match a red back): the faces are read where no card was surely given to a deck
     // (those are painted over, so that a back's pattern costs no reading time, and no back sure of
     // its deck is left out), and the cards asked about that are face up are left out.
+    const bool oneDeck = matcher.decks().size() < 2;
     auto sure = [&](std::size_t i) {
         return cards[i].deck >= 0 && cards[i].confidence >= kSureOfItsDeck &&
-               cards[i].distance <= kSureDistance * matcher.options().maxDistance;
+               (!oneDeck || cards[i].distance <= kSureDistance * matcher.options().maxDistance);
     };
     std::vector<std::size_t> unknown;
     for (std::size_t i = 0; i < cards.size(); ++i)
