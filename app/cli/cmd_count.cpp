@@ -147,13 +147,10 @@ io::Json pointsJson(const Points& points) {
 
 io::Json quadJson(const vi::Quad& q) { return pointsJson(q); }
 
-// The face reader for telling face-up cards from backs (vision I): one reading at the working
-// size, as for a live frame (a picture of backs has no index to read, and the still-picture
-// settings would read it again enlarged, and a square one at five aspects: 5-10 times the time);
-// a missing model is a bad --models folder.
+// The face reader for telling face-up cards from backs (vision I, DetectorOptions::readOnce); a
+// missing model is a bad --models folder.
 std::unique_ptr<vi::Detector> faceReader(const std::string& models) {
-    vi::DetectorOptions opts;
-    opts.squareAspects = false;
+    vi::DetectorOptions opts = vi::DetectorOptions::readOnce();
     opts.modelDir = models;
     try {
         return std::make_unique<vi::Detector>(opts);
@@ -618,11 +615,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (detector) {
                     const vi::Detection faces = detector->detect(img);
                     for (const auto& c : faces.cards) facesRead += c.face ? 1 : 0;
-                    const std::vector<bool> up = vi::faceUpCards(found, faces);
-                    std::vector<vi::BackCandidate> backs;
-                    for (std::size_t k = 0; k < found.size(); ++k)
-                        if (!up[k]) backs.push_back(std::move(found[k]));
-                    found = std::move(backs);
+                    vi::leaveOutFaceUp(found, faces);
                 }
                 ms.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)

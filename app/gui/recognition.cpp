@@ -116,9 +116,7 @@ struct RecognitionAnalyzer::Impl {
         if (!faceReaderTried) {
             faceReaderTried = true;
             try {
-                vi::DetectorOptions o;
-                o.squareAspects = false;
-                faceReader = std::make_unique<vi::Detector>(o);
+                faceReader = std::make_unique<vi::Detector>(vi::DetectorOptions::readOnce());
             } catch (const std::exception&) {
                 faceReader.reset();
             }
@@ -253,16 +251,11 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         leftOut = std::move(c.faceUp);
     } else {
         auto backs = vi::findBackCards(frame);
-        vi::Detector* reader = backs.empty() ? nullptr : impl_->faces();
-        const std::vector<bool> up = reader ? vi::faceUpCards(backs, reader->detect(frame))
-                                            : std::vector<bool>(backs.size(), false);
-        for (std::size_t i = 0; i < backs.size(); ++i) {
-            if (up[i]) {
-                leftOut.push_back(backs[i].quad);
-                continue;
-            }
+        if (vi::Detector* reader = backs.empty() ? nullptr : impl_->faces())
+            leftOut = vi::leaveOutFaceUp(backs, reader->detect(frame));
+        for (const auto& b : backs) {
             vi::CountedCard cc;
-            cc.quad = backs[i].quad;
+            cc.quad = b.quad;
             found.push_back(cc);
         }
     }

@@ -81,9 +81,7 @@ void BM_CountLooseFrame(benchmark::State& state) {
 // so its 6 cards are unknown and the faces are read.
 void BM_CountLooseFrameWithFaces(benchmark::State& state) {
     const auto& f = fixture();
-    vi::DetectorOptions o;
-    o.squareAspects = false;
-    vi::Detector reader(o);
+    vi::Detector reader(vi::DetectorOptions::readOnce());
     vi::BackMatcher three;
     for (std::size_t d = 0; d + 1 < f.matcher.decks().size(); ++d)
         three.add(f.matcher.decks()[d].name, f.matcher.decks()[d].signature);

@@ -67,6 +67,12 @@ DetectorOptions DetectorOptions::stillPicture() {
     return o;
 }
 
+DetectorOptions DetectorOptions::readOnce() {
+    DetectorOptions o;
+    o.squareAspects = false;
+    return o;
+}
+
 double Detector::workScale(cv::Size size) const {
     const int side = std::max(size.width, size.height);
     if (side > options_.workMaxSide) return double(options_.workMaxSide) / side;

@@ -229,6 +229,19 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
     return out;
 }
 
+std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detection& faces) {
+    const std::vector<bool> up = faceUpCards(found, faces);
+    std::vector<Quad> out;
+    std::vector<BackCandidate> backs;
+    for (std::size_t i = 0; i < found.size(); ++i)
+        if (up[i])
+            out.push_back(found[i].quad);
+        else
+            backs.push_back(std::move(found[i]));
+    found = std::move(backs);
+    return out;
+}
+
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                      const BackFinderOptions& options, Detector* faceReader) {
     const auto t0 = std::chrono::steady_clock::now();

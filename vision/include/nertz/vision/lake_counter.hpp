@@ -73,6 +73,10 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
                               float inside = 0.5f, float minSize = 0.6f,
                               float minConfidence = 0.9f);
 
+// faceUpCards applied: the face-up ones are taken out of `found` (the others keep their order) and
+// their outlines returned.
+std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detection& faces);
+
 // Finds and attributes every face-down card in an 8-bit BGR picture. With a `faceReader`, when some
 // found cards are not surely given to a deck (confidence under 0.95, or far from it), the
 // picture's faces are read, the cards surely given to a deck painted over, and those others that
