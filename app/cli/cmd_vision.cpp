@@ -169,6 +169,7 @@ void runEval(const VisionOptions& o) {
     auto detector = makeDetector(o);
     std::map<std::string, vision::CardScore> scores;  // "" = all pictures
     std::map<std::string, long> confusions;
+    std::map<scoring::Suit, vision::CardScore> bySuit;  // all pictures
     std::vector<double> ms;
     std::size_t done = 0;
     // one deck a picture (the real-cards README): a face reported as two or more cards is one card
@@ -200,6 +201,7 @@ void runEval(const VisionOptions& o) {
             std::cerr << "nertzref-cli: " << e.what() << " (counted as no cards found)\n";
         }
         vision::scoreImage(item.truth, predicted, scores[""], confusions);
+        vision::scoreBySuit(item.truth, predicted, bySuit);
         if (!item.group.empty()) {
             std::map<std::string, long> ignore;
             vision::scoreImage(item.truth, predicted, scores[item.group], ignore);
@@ -230,6 +232,10 @@ void runEval(const VisionOptions& o) {
         for (auto& [g, s] : scores)
             if (!g.empty()) groups[g] = scoreJson(s);
         j["groups"] = groups;
+        json suits = json::object();
+        for (auto& [suit, s] : bySuit)
+            suits[std::string(1, scoring::suitLetter(suit))] = scoreJson(s);
+        j["suits"] = suits;
         j["confusions"] = json::array();
         for (auto& [k, v] : top) j["confusions"].push_back({{"what", k}, {"count", v}});
         std::cout << j.dump() << "\n";
@@ -246,6 +252,7 @@ void runEval(const VisionOptions& o) {
     for (auto& [g, s] : scores)
         if (!g.empty()) line(g, s);
     line("all", scores[""]);
+    for (auto& [suit, s] : bySuit) line(std::string("  suit ") + scoring::suitLetter(suit), s);
     if (anyOutlineLabels)
         std::cout << "outlines (IoU >= 0.7): face-up cards half showing with an index in view "
                   << outlines.cards << ", outlined " << outlines.outlined << " (recall "

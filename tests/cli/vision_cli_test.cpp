@@ -107,6 +107,18 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     const Json j = Json::parse(r.out);
     EXPECT_NE(j.dump().find("precision"), std::string::npos) << r.out;
     EXPECT_NE(j.dump().find("recall"), std::string::npos) << r.out;
+    // the suits split the same cards: their hits and misses add up to all of them
+    long tp = 0, fn = 0, fp = 0;
+    for (const auto& [suit, s] : j.at("suits").items()) {
+        EXPECT_NE(std::string("CDHS").find(suit), std::string::npos) << suit;
+        tp += s.at("tp").get<long>();
+        fn += s.at("fn").get<long>();
+        fp += s.at("fp").get<long>();
+    }
+    EXPECT_EQ(tp, j["all"]["tp"].get<long>());
+    EXPECT_EQ(fn, j["all"]["fn"].get<long>());
+    EXPECT_EQ(fp, j["all"]["fp"].get<long>());
+    EXPECT_GT(tp + fn, 0);
 
     const auto lake = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(), "--json"});
     ASSERT_EQ(lake.code, 0) << lake.err;

@@ -622,4 +622,16 @@ TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
     EXPECT_EQ(s.falsePositives, 1);
     EXPECT_EQ(s.falseNegatives, 1);
     EXPECT_EQ(conf["AS->AC"], 1);
+
+    // by suit: the ace of spades read as the ace of clubs is a spade missed and a false club
+    std::map<Suit, CardScore> bySuit;
+    scoreBySuit({Card{10, Suit::Hearts}, Card{1, Suit::Spades}},
+                {Card{10, Suit::Hearts}, Card{1, Suit::Clubs}}, bySuit);
+    EXPECT_EQ(bySuit[Suit::Hearts].truePositives, 1);
+    EXPECT_EQ(bySuit[Suit::Hearts].falsePositives + bySuit[Suit::Hearts].falseNegatives, 0);
+    EXPECT_EQ(bySuit[Suit::Spades].falseNegatives, 1);
+    EXPECT_EQ(bySuit[Suit::Spades].truePositives + bySuit[Suit::Spades].falsePositives, 0);
+    EXPECT_EQ(bySuit[Suit::Clubs].falsePositives, 1);
+    EXPECT_EQ(bySuit[Suit::Clubs].truePositives + bySuit[Suit::Clubs].falseNegatives, 0);
+    EXPECT_EQ(bySuit.count(Suit::Diamonds), 0u);
 }

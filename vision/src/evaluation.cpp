@@ -137,6 +137,19 @@ void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Ca
         if (!used[i]) ++confusions["extra:" + extra[i].name()];
 }
 
+void scoreBySuit(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted,
+                 std::map<scoring::Suit, CardScore>& bySuit) {
+    for (const auto& c : truth) {
+        CardScore& s = bySuit[c.suit];
+        if (predicted.count(c))
+            ++s.truePositives;
+        else
+            ++s.falseNegatives;
+    }
+    for (const auto& c : predicted)
+        if (!truth.count(c)) ++bySuit[c.suit].falsePositives;
+}
+
 double quadIoU(const Quad& a, const Quad& b) {
     const std::vector<cv::Point2f> pa(a.begin(), a.end()), pb(b.begin(), b.end());
     if (!cv::isContourConvex(pa) || !cv::isContourConvex(pb)) return 0.0;

@@ -55,6 +55,12 @@ struct CardScore {
 void scoreImage(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted,
                 CardScore& score, std::map<std::string, long>& confusions);
 
+// The same comparison split by the suit of each card: a truth card found or missed counts to its
+// own suit, a reported card not in the truth to the suit it was read as (a club read as a spade is
+// a miss of clubs and a false spade). Shows where a deck's suit is misread (MODEL.md).
+void scoreBySuit(const std::set<scoring::Card>& truth, const std::set<scoring::Card>& predicted,
+                 std::map<scoring::Suit, CardScore>& bySuit);
+
 // Card outlines against a synthetic set's own labels (`nertzref-cli synth` writes cards/NAME.json
 // beside images/): a face-up card showing at least half of itself, with a corner index in view, is
 // outlined when a reported quadrilateral covers it with IoU >= 0.7; a reported quadrilateral is
