@@ -777,6 +777,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             if (files.empty()) throw sc("DIR", "no scenes in " + a->dir);
             Tally heldOut, train, warnedCards;
             int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
+            // per-card attribution by the card's design (scenes enrolment did not warn)
+            struct DesignTally {
+                int cards = 0, right = 0, unknown = 0, wrong = 0;
+            };
+            std::map<std::string, DesignTally> byDesign;
             std::vector<double> ms, faceMs;
             const std::unique_ptr<vi::Detector> detector = a->noFaces ? nullptr : faceReader("");
             std::map<std::string, cv::Mat> artCache;
@@ -813,7 +818,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
                 // the cards to attribute, read together as the count reads a picture's cards
                 struct Scored {
-                    std::string deck, back;
+                    std::string deck, back, design;
                     Tally* tally;
                 };
                 std::vector<vi::BackCandidate> toRead;
@@ -835,11 +840,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         cand.shows = vi::uncoveredPart(
                             outlines[own], {outlines.begin() + long(own) + 1, outlines.end()});
                     toRead.push_back(std::move(cand));
-                    scored.push_back({deck, c.at("back").get<std::string>(),
-                                      tooClose ? &warnedCards
-                                      : split.isHeldOut(c.at("design").get<std::string>())
-                                          ? &heldOut
-                                          : &train});
+                    scored.push_back(
+                        {deck, c.at("back").get<std::string>(), c.at("design").get<std::string>(),
+                         tooClose                                             ? &warnedCards
+                         : split.isHeldOut(c.at("design").get<std::string>()) ? &heldOut
+                                                                              : &train});
                 }
                 std::vector<vi::CountedCard> read;
                 if (a->cardsAlone)
@@ -861,14 +866,20 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                                          vi::describeBack(vi::rectifyCard(img, toRead[k].quad)),
                                          std::stoi(deck.substr(4)))
                                   << "\n";
-                    if (got.deckName == deck)
+                    DesignTally* dt = tooClose ? nullptr : &byDesign[scored[k].design];
+                    if (dt) ++dt->cards;
+                    if (got.deckName == deck) {
                         ++tt.right;
-                    else if (tooClose)
+                        if (dt) ++dt->right;
+                    } else if (tooClose) {
                         continue;
-                    else if (got.deck < 0)
+                    } else if (got.deck < 0) {
                         ++unknownCards;
-                    else
+                        ++dt->unknown;
+                    } else {
                         ++wrongCards;
+                        ++dt->wrong;
+                    }
                 }
                 if (tooClose) continue;
                 // the whole pipeline's count
@@ -952,6 +963,20 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                        {"ms_median", percentile(ms, 0.5)},
                        {"ms_p95", percentile(ms, 0.95)},
                        {"faces_ms_median", percentile(faceMs, 0.5)}};
+            // designs, worst read first
+            std::vector<std::pair<std::string, DesignTally>> designs(byDesign.begin(),
+                                                                     byDesign.end());
+            std::stable_sort(designs.begin(), designs.end(), [](const auto& x, const auto& y) {
+                return double(x.second.right) * y.second.cards <
+                       double(y.second.right) * x.second.cards;
+            });
+            io::Json jd = io::Json::object();
+            for (const auto& [name, t] : designs)
+                jd[name] = {{"cards", t.cards},
+                            {"right", t.right},
+                            {"unknown", t.unknown},
+                            {"wrong", t.wrong}};
+            j["attribution_by_design"] = jd;
             if (a->json) {
                 std::cout << j.dump() << "\n";
                 return;
@@ -966,10 +991,21 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 << heldOut.right << "/" << heldOut.cards << ", train " << train.right << "/"
                 << train.cards << " (unknown " << unknownCards << ", wrong " << wrongCards
                 << "); in the warned scenes " << warnedCards.right << "/" << warnedCards.cards
-                << "\n"
-                << std::setprecision(1) << "ms per frame: median " << j["ms_median"].get<double>()
-                << ", p95 " << j["ms_p95"].get<double>() << " (reading the faces: median "
-                << j["faces_ms_median"].get<double>() << ")\n";
+                << "\n";
+            if (!designs.empty()) {
+                std::cout << "per-card attribution by design, worst first:";
+                for (const auto& [name, t] : designs)
+                    std::cout << "  " << name << " " << t.right << "/" << t.cards
+                              << (t.unknown + t.wrong
+                                      ? " (unknown " + std::to_string(t.unknown) + ", wrong " +
+                                            std::to_string(t.wrong) + ")"
+                                      : std::string());
+                std::cout << "\n";
+            }
+            std::cout << std::setprecision(1) << "ms per frame: median "
+                      << j["ms_median"].get<double>() << ", p95 " << j["ms_p95"].get<double>()
+                      << " (reading the faces: median " << j["faces_ms_median"].get<double>()
+                      << ")\n";
         });
     }
 }

@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -248,6 +249,38 @@ TEST(SynthCli, WritesTheRealSetLayout) {
         EXPECT_TRUE(fs::exists(out / "cards" / (std::string(stem) + ".json")));
     }
     EXPECT_TRUE(fs::is_directory(out / "crops"));
+    fs::remove_all(out);
+}
+
+// eval-count scores the labelled backs of a synthetic set; its per-design lines split the same
+// cards as its totals (the cards of scenes whose decks enrolment warned about are scored apart).
+TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
+    const fs::path out = tempDir("evalcount");
+    const auto r =
+        runCli({"synth", "--out", out.string(), "--scenes", "3", "--seed", "21", "--kind", "backs",
+                "--size", "640x480", "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto e = runCli(
+        {"eval-count", out.string(), "--json", "--no-faces", "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto j = nlohmann::json::parse(e.out);
+    const auto& all = j.at("attribution").at("all");
+    int cards = 0, right = 0, unknown = 0, wrong = 0;
+    for (const auto& [design, t] : j.at("attribution_by_design").items()) {
+        EXPECT_FALSE(design.empty());
+        EXPECT_EQ(t.at("right").get<int>() + t.at("unknown").get<int>() + t.at("wrong").get<int>(),
+                  t.at("cards").get<int>())
+            << design;
+        cards += t.at("cards").get<int>();
+        right += t.at("right").get<int>();
+        unknown += t.at("unknown").get<int>();
+        wrong += t.at("wrong").get<int>();
+    }
+    EXPECT_GT(cards, 0);
+    EXPECT_EQ(cards, all.at("cards").get<int>());
+    EXPECT_EQ(right, int(std::lround(all.at("attribution_accuracy").get<double>() * cards)));
+    EXPECT_EQ(unknown, j.at("cards_unknown").get<int>());
+    EXPECT_EQ(wrong, j.at("cards_wrong").get<int>());
     fs::remove_all(out);
 }
 
