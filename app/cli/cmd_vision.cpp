@@ -34,6 +34,7 @@ struct VisionOptions {
     int limit = 0;
     bool noIndexOutlines = false;
     bool noInkSuits = false;
+    bool noColumnSuits = false;
     bool asGiven = false;
     float smallIndices = vision::DetectorOptions::stillPicture().smallIndexHeight;
 };
@@ -47,6 +48,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.workMinSide = o.workMinSize;
     opts.outlinesFromIndices = !o.noIndexOutlines;
     opts.suitFromInk = !o.noInkSuits;
+    opts.blackSuitFromIndexColumn = !o.noColumnSuits;
     opts.squareAspects = !o.asGiven;
     opts.smallIndexHeight = o.smallIndices;
     try {
@@ -289,6 +291,11 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
         "read suits from the index alone, not also from the pip's ink colour (red: hearts "
         "or diamonds; black: clubs or spades; a lit key's glow: no card; the detector before "
         "2026-11-24)");
+    cmd->add_flag(
+        "--no-column-suits", o.noColumnSuits,
+        "read a black index's suit (clubs or spades) from its patch stretched over all of "
+        "it only, not again stretched over the index's own column (the detector before "
+        "2026-11-24, seventh session)");
     cmd->add_option("--small-indices", o.smallIndices,
                     "a picture whose corner indices read under this many pixels high (the median, "
                     "at the working size; or none read) is read again enlarged 1.5 times (0: read "

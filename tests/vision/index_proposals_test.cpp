@@ -141,6 +141,15 @@ TEST(IndexProposals, PatchesEqualTheSampleBySampleDefinition) {
         }
 }
 
+// numpy.percentile of sorted values (linear interpolation between the two nearest)
+static double percentileOfSorted(const std::vector<std::uint8_t>& sorted, double q) {
+    const std::size_t n = sorted.size();
+    const double pos = q * double(n - 1);
+    const std::size_t k = std::size_t(pos);
+    const double frac = pos - double(k);
+    return k + 1 < n ? sorted[k] * (1 - frac) + sorted[k + 1] * frac : double(sorted[k]);
+}
+
 // normalisePatch gives numpy.percentile's stretch bit for bit (the percentiles from the sorted values,
 // then (v - lo) / max(hi - lo, 8) clipped to 0..1): noise, flat, two-level and narrow-range patches.
 TEST(IndexProposals, NormalisedPatchEqualsSortedPercentiles) {
@@ -156,16 +165,41 @@ TEST(IndexProposals, NormalisedPatchEqualsSortedPercentiles) {
         std::vector<std::uint8_t> sorted(p.begin<std::uint8_t>(), p.end<std::uint8_t>());
         std::sort(sorted.begin(), sorted.end());
         const std::size_t n = sorted.size();
-        auto pct = [&](double q) {
-            const double pos = q * double(n - 1);
-            const std::size_t k = std::size_t(pos);
-            const double frac = pos - double(k);
-            return k + 1 < n ? sorted[k] * (1 - frac) + sorted[k + 1] * frac : double(sorted[k]);
-        };
-        const double lo = pct(0.05), hi = pct(0.95), scale = 1.0 / std::max(hi - lo, 8.0);
+        const double lo = percentileOfSorted(sorted, 0.05), hi = percentileOfSorted(sorted, 0.95);
+        const double scale = 1.0 / std::max(hi - lo, 8.0);
         std::vector<float> got(n);
         normalisePatch(p, got.data());
         for (std::size_t k = 0; k < n; ++k)
             ASSERT_EQ(got[k], float(std::clamp((p.data[k] - lo) * scale, 0.0, 1.0))) << "patch " << i << " pixel " << k;
     }
+}
+
+// Stretched by a band of columns: the percentiles are of the band's pixels alone, the whole patch
+// is stretched by them; the band of every column is the stretch as trained.
+TEST(IndexProposals, NormalisedPatchByAColumnBand) {
+    cv::RNG rng(9);
+    for (int i = 0; i < 100; ++i) {
+        cv::Mat p(40, 24, CV_8U);
+        rng.fill(p, cv::RNG::UNIFORM, 90, 220);
+        p.colRange(0, 5).setTo(rng.uniform(0, 40));  // dark art beside the index
+        const cv::Range band(6, 18);
+        std::vector<std::uint8_t> sorted;
+        for (int y = 0; y < p.rows; ++y)
+            for (int x = band.start; x < band.end; ++x) sorted.push_back(p.at<std::uint8_t>(y, x));
+        std::sort(sorted.begin(), sorted.end());
+        const double lo = percentileOfSorted(sorted, 0.05), hi = percentileOfSorted(sorted, 0.95);
+        const double scale = 1.0 / std::max(hi - lo, 8.0);
+        std::vector<float> got(std::size_t(p.total())), whole(got.size()), all(got.size());
+        normalisePatch(p, got.data(), band);
+        for (std::size_t k = 0; k < got.size(); ++k)
+            ASSERT_EQ(got[k], float(std::clamp((p.data[k] - lo) * scale, 0.0, 1.0)))
+                << "patch " << i << " pixel " << k;
+        normalisePatch(p, whole.data());
+        normalisePatch(p, all.data(), cv::Range(0, p.cols));
+        EXPECT_EQ(whole, all);
+        EXPECT_NE(whole, got);  // the dark columns moved the whole patch's 5th percentile
+    }
+    cv::Mat p(40, 24, CV_8U, cv::Scalar(100));
+    std::vector<float> out(p.total());
+    EXPECT_THROW(normalisePatch(p, out.data(), cv::Range(20, 30)), cv::Exception);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 
 #include <opencv2/imgproc.hpp>
 
@@ -23,11 +24,33 @@ Detector::Detector(DetectorOptions options)
 
 namespace {
 
-// The mean confidence of the (up to) 5 surest indices read: how surely a reading reads.
-float surest5(const Detection& d) {
-    std::vector<float> c;
-    for (const DetectedCard& card : d.cards)
-        for (const IndexReading& r : card.indices) c.push_back(r.confidence);
+// A black reading's split between clubs and spades taken from another reading of the same patch
+// (`other`); the index's and the rank's probabilities stay r's own. The face read is chosen again.
+void splitBlackSuits(PatchReading& r, const PatchReading& other) {
+    float c = 0.f, s = 0.f;
+    for (int k = 0; k < 13; ++k) {
+        c += other.faces[std::size_t(k)];
+        s += other.faces[std::size_t(39 + k)];
+    }
+    if (!(c + s > 0.f)) return;
+    for (int k = 0; k < 13; ++k) {
+        const float both = r.faces[std::size_t(k)] + r.faces[std::size_t(39 + k)];
+        r.faces[std::size_t(k)] = both * c / (c + s);
+        r.faces[std::size_t(39 + k)] = both * s / (c + s);
+    }
+    const float index = std::accumulate(r.faces.begin(), r.faces.end(), 0.f);
+    const int best = int(std::max_element(r.faces.begin(), r.faces.end()) - r.faces.begin());
+    if (r.faces[std::size_t(best)] > 1.f - index) {
+        r.face = cardOfClass(best);
+        r.confidence = r.faces[std::size_t(best)];
+    } else {
+        r.face.reset();
+        r.confidence = 1.f - index;
+    }
+}
+
+// The mean of the (up to) 5 largest confidences: how surely a reading reads.
+float surest5(std::vector<float> c) {
     if (c.empty()) return 0.f;
     const std::size_t n = std::min<std::size_t>(5, c.size());
     std::partial_sort(c.begin(), c.begin() + std::ptrdiff_t(n), c.end(), std::greater<>());
@@ -103,9 +126,11 @@ Detection Detector::detect(const cv::Mat& image) {
     // a square picture is read at five aspects instead of again enlarged (its stretched copies
     // are enlargements already)
     const bool aspects = options_.squareAspects && square;
-    Detection best = aspects ? detectAsGiven(bgr, 1.0) : read(bgr);
+    // the aspect is chosen by how surely the indices read before a black suit is read again
+    // (blackSuitFromIndexColumn), which would otherwise sway the choice by the clubs alone
+    float bestScore = 0.f;
+    Detection best = aspects ? detectAsGiven(bgr, 1.0, &bestScore) : read(bgr);
     if (aspects) {
-        float bestScore = surest5(best);
         for (auto [fx, fy] : {std::pair{4.f / 3.f, 1.f}, std::pair{16.f / 9.f, 1.f},
                               std::pair{1.f, 4.f / 3.f}, std::pair{1.f, 16.f / 9.f}}) {
             // no larger than the working size the reading would shrink it to anyway
@@ -116,8 +141,8 @@ Detection Detector::detect(const cv::Mat& image) {
             cv::Mat stretched;
             cv::resize(bgr, stretched, cv::Size(), fx, fy,
                        k < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
-            Detection d = detectAsGiven(stretched, 1.0);
-            const float score = surest5(d);
+            float score = 0.f;
+            Detection d = detectAsGiven(stretched, 1.0, &score);
             if (score > bestScore) {
                 unstretch(d, fx, fy, bgr.size());
                 best = std::move(d);
@@ -130,7 +155,7 @@ Detection Detector::detect(const cv::Mat& image) {
     return best;
 }
 
-Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge) {
+Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* surest) {
     Detection result;
     result.width = bgr.cols;
     result.height = bgr.rows;
@@ -166,8 +191,35 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge) {
         }
     }
 
+    // 2b. a black index's suit read again from its patch stretched by the middle half of it, the
+    // index's own column, not by what lies beside it (a court card's art, the table): on the
+    // labelled webcam photos a deck's small clubs read as spades otherwise (models/MODEL.md,
+    // "Clubs read as spades")
+    std::vector<float> asRead;  // each reading's confidence before that
+    for (const PatchReading& r : readings) asRead.push_back(r.confidence);
+    if (options_.blackSuitFromIndexColumn) {
+        std::vector<std::size_t> black;
+        std::vector<cv::Mat> again;
+        for (std::size_t i = 0; i < readings.size(); ++i) {
+            const PatchReading& r = readings[i];
+            if (!r.passedGate) continue;
+            float both = 0.f;
+            for (int k = 0; k < 13; ++k)
+                both += r.faces[std::size_t(k)] + r.faces[std::size_t(39 + k)];
+            if (both < options_.minConfidence) continue;  // no black face of it can be reported
+            black.push_back(i);
+            again.push_back(patches[i]);
+        }
+        const int w = params_.patchWidth;
+        const std::vector<PatchReading> column =
+            reader_.read(again, 0.f, cv::Range(w / 4, w - w / 4));
+        for (std::size_t k = 0; k < black.size(); ++k)
+            splitBlackSuits(readings[black[k]], column[k]);
+    }
+
     // 3. confident readings, best first; one per place (non-maximum suppression)
     std::vector<IndexReading> found;
+    std::vector<float> foundAsRead;
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < readings.size(); ++i)
         if (readings[i].face && readings[i].confidence >= options_.minConfidence)
@@ -202,7 +254,9 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge) {
                 corners.push_back(centre + right * (sx * hw) + down * (sy * hh));
         r.box = cv::boundingRect(corners) & cv::Rect(0, 0, bgr.cols, bgr.rows);
         found.push_back(r);
+        foundAsRead.push_back(asRead[i]);
     }
+    if (surest) *surest = surest5(foundAsRead);
 
     // 4. card outlines, then indices grouped to cards
     std::vector<CardOutline> outlines;

@@ -40,21 +40,34 @@ scoring::Card cardOfClass(int cls) {
     return scoring::Card{cls % 13 + 1, kSuits[cls / 13]};
 }
 
-void normalisePatch(const cv::Mat& p, float* dst) {
+void normalisePatch(const cv::Mat& p, float* dst, cv::Range statsColumns) {
     CV_Assert(p.type() == CV_8UC1 && p.isContinuous());
-    const int n = p.rows * p.cols;
+    const int all = p.rows * p.cols;
     const std::uint8_t* src = p.ptr<std::uint8_t>();
+    const bool band = statsColumns != cv::Range::all() &&
+                      !(statsColumns.start <= 0 && statsColumns.end >= p.cols);
+    if (band)
+        CV_Assert(statsColumns.start >= 0 && statsColumns.end <= p.cols &&
+                  statsColumns.start < statsColumns.end);
+    // the percentiles are of the pixels in the column band (all of them by default)
+    const int n = band ? p.rows * (statsColumns.end - statsColumns.start) : all;
     // four partial histograms: runs of one grey level (flat patches) do not wait on each other's
     // counts
     int part[4][256] = {};
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        ++part[0][src[i]];
-        ++part[1][src[i + 1]];
-        ++part[2][src[i + 2]];
-        ++part[3][src[i + 3]];
+    if (band) {
+        for (int y = 0; y < p.rows; ++y)
+            for (int x = statsColumns.start; x < statsColumns.end; ++x)
+                ++part[x & 3][src[y * p.cols + x]];
+    } else {
+        int i = 0;
+        for (; i + 4 <= all; i += 4) {
+            ++part[0][src[i]];
+            ++part[1][src[i + 1]];
+            ++part[2][src[i + 2]];
+            ++part[3][src[i + 3]];
+        }
+        for (; i < all; ++i) ++part[0][src[i]];
     }
-    for (; i < n; ++i) ++part[0][src[i]];
     int hist[256];
     for (int v = 0; v < 256; ++v) hist[v] = part[0][v] + part[1][v] + part[2][v] + part[3][v];
     // a percentile interpolates between the values at sorted positions k and k + 1 (as
@@ -84,7 +97,7 @@ void normalisePatch(const cv::Mat& p, float* dst) {
     // the output depends on the grey level alone: one table entry per level
     float lut[256];
     for (int v = 0; v < 256; ++v) lut[v] = float(std::clamp((v - lo) * scale, 0.0, 1.0));
-    for (int k = 0; k < n; ++k) dst[k] = lut[src[k]];
+    for (int k = 0; k < all; ++k) dst[k] = lut[src[k]];
 }
 
 namespace {
@@ -379,14 +392,14 @@ bool IndexReader::ownGate() const {
 }
 
 std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,
-                                            float gateThreshold) {
+                                            float gateThreshold, cv::Range statsColumns) {
     std::vector<PatchReading> out(patches.size());
     if (patches.empty()) return out;
     const int h = patches[0].rows, w = patches[0].cols;
     cv::Mat all(int(patches.size()), h * w, CV_32F);
     for (std::size_t k = 0; k < patches.size(); ++k) {
         CV_Assert(patches[k].rows == h && patches[k].cols == w);
-        normalisePatch(patches[k], all.ptr<float>(int(k)));
+        normalisePatch(patches[k], all.ptr<float>(int(k)), statsColumns);
     }
     cv::Mat gate = impl_->gateRows(all, h, w);  // n x 2
     std::vector<int> kept;

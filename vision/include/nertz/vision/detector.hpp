@@ -65,6 +65,11 @@ struct DetectorOptions {
     // spades; a light green-to-violet glow (a lit key, a screen) is no index (pip_colour.hpp); not
     // in colourless (grayscale) pictures.
     bool suitFromInk = true;
+    // A black index's clubs-or-spades split is read again from its patch stretched between the
+    // percentiles of its middle half (the rank and pip column) rather than of all of it, where a
+    // court card's art or the table beside the index takes the contrast (models/MODEL.md, "Clubs
+    // read as spades"). The index's and rank's probabilities stay those of the first reading.
+    bool blackSuitFromIndexColumn = true;
     // A square picture is most often a camera's picture squashed to a square by an export (the
     // labelled real photos are such exports): glyphs 4-6 px wide lose their shape. A square one is
     // read as given and restored to the common camera aspects (4:3, 16:9, either way), and the
@@ -102,7 +107,9 @@ class Detector {
 
   private:
     // One reading of an 8-bit BGR picture at the working size times `enlarge`.
-    Detection detectAsGiven(const cv::Mat& bgr, double enlarge);
+    // surest: set to the mean of the 5 surest indices kept, as the reader read them (before a black
+    // suit is read again): how surely the picture reads at this aspect.
+    Detection detectAsGiven(const cv::Mat& bgr, double enlarge, float* surest = nullptr);
     // detectAsGiven, read again enlarged when its indices are small (smallIndexHeight).
     Detection read(const cv::Mat& bgr);
     double workScale(cv::Size size) const;

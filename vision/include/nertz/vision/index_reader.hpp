@@ -44,8 +44,10 @@ struct PatchReading {
 };
 
 // The reader's input for one patch: stretched between its 5th and 95th percentile (linear
-// interpolation, as numpy.percentile) to 0..1, written to dst (rows*cols floats).
-void normalisePatch(const cv::Mat& patch8u, float* dst);
+// interpolation, as numpy.percentile) to 0..1, written to dst (rows*cols floats). statsColumns: the
+// percentiles of these columns only (the whole patch is stretched by them; all columns: as
+// trained).
+void normalisePatch(const cv::Mat& patch8u, float* dst, cv::Range statsColumns = cv::Range::all());
 
 // The standard-deck card of classifier class 0..51 (suit * 13 + rank - 1, suits C D H S).
 scoring::Card cardOfClass(int cls);
@@ -60,7 +62,9 @@ class IndexReader {
     // Classifies CV_8U patches (all of the proposals' patch size); one reading per patch. Patches
     // whose gate probability of "index" is below gateThreshold are not read (face nullopt,
     // confidence 0).
-    std::vector<PatchReading> read(const std::vector<cv::Mat>& patches, float gateThreshold = 0.f);
+    // statsColumns: each patch stretched by the percentiles of these columns (normalisePatch).
+    std::vector<PatchReading> read(const std::vector<cv::Mat>& patches, float gateThreshold = 0.f,
+                                   cv::Range statsColumns = cv::Range::all());
 
     // Whether the reader's first block is computed here and the rest by kIndexTailModelFile.
     bool split() const;
