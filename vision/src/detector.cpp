@@ -93,6 +93,8 @@ DetectorOptions DetectorOptions::stillPicture() {
 DetectorOptions DetectorOptions::readOnce() {
     DetectorOptions o;
     o.squareAspects = false;
+    // face up or not needs no suit: a club read surely as a spade is a sure index all the same
+    o.blackSuitFromIndexColumn = false;
     return o;
 }
 

@@ -90,8 +90,9 @@ struct DetectorOptions {
     // The settings for a still picture (a photo, a lake check): small indices read again enlarged.
     static DetectorOptions stillPicture();
     // One reading of the picture as given, at the working size (no other aspect, no second
-    // enlarged reading): telling face-up cards from backs (countBacks), where a picture of backs
-    // has no index to read and the other settings would read it five or two times.
+    // enlarged reading, no black suit read again): telling face-up cards from backs (countBacks),
+    // where a picture of backs has no index to read and the other settings would read it five or
+    // two times, and the suit does not matter.
     static DetectorOptions readOnce();
 };
 
