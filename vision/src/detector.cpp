@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <numeric>
 
 #include <opencv2/imgproc.hpp>
 
@@ -24,29 +23,27 @@ Detector::Detector(DetectorOptions options)
 
 namespace {
 
+// A reading's probability of clubs and of spades (over every rank; classes 0-12 and 39-51).
+std::pair<float, float> clubsAndSpades(const PatchReading& r) {
+    float c = 0.f, s = 0.f;
+    for (int k = 0; k < 13; ++k) {
+        c += r.faces[std::size_t(k)];
+        s += r.faces[std::size_t(39 + k)];
+    }
+    return {c, s};
+}
+
 // A black reading's split between clubs and spades taken from another reading of the same patch
 // (`other`); the index's and the rank's probabilities stay r's own. The face read is chosen again.
 void splitBlackSuits(PatchReading& r, const PatchReading& other) {
-    float c = 0.f, s = 0.f;
-    for (int k = 0; k < 13; ++k) {
-        c += other.faces[std::size_t(k)];
-        s += other.faces[std::size_t(39 + k)];
-    }
+    const auto [c, s] = clubsAndSpades(other);
     if (!(c + s > 0.f)) return;
     for (int k = 0; k < 13; ++k) {
         const float both = r.faces[std::size_t(k)] + r.faces[std::size_t(39 + k)];
         r.faces[std::size_t(k)] = both * c / (c + s);
         r.faces[std::size_t(39 + k)] = both * s / (c + s);
     }
-    const float index = std::accumulate(r.faces.begin(), r.faces.end(), 0.f);
-    const int best = int(std::max_element(r.faces.begin(), r.faces.end()) - r.faces.begin());
-    if (r.faces[std::size_t(best)] > 1.f - index) {
-        r.face = cardOfClass(best);
-        r.confidence = r.faces[std::size_t(best)];
-    } else {
-        r.face.reset();
-        r.confidence = 1.f - index;
-    }
+    chooseFace(r);
 }
 
 // The mean of the (up to) 5 largest confidences: how surely a reading reads.
@@ -203,12 +200,9 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
         std::vector<std::size_t> black;
         std::vector<cv::Mat> again;
         for (std::size_t i = 0; i < readings.size(); ++i) {
-            const PatchReading& r = readings[i];
-            if (!r.passedGate) continue;
-            float both = 0.f;
-            for (int k = 0; k < 13; ++k)
-                both += r.faces[std::size_t(k)] + r.faces[std::size_t(39 + k)];
-            if (both < options_.minConfidence) continue;  // no black face of it can be reported
+            const auto [c, s] = clubsAndSpades(readings[i]);
+            // gate-dropped readings have no faces: no black face of these can be reported
+            if (c + s < options_.minConfidence) continue;
             black.push_back(i);
             again.push_back(patches[i]);
         }

@@ -44,20 +44,17 @@ void normalisePatch(const cv::Mat& p, float* dst, cv::Range statsColumns) {
     CV_Assert(p.type() == CV_8UC1 && p.isContinuous());
     const int all = p.rows * p.cols;
     const std::uint8_t* src = p.ptr<std::uint8_t>();
-    const bool band = statsColumns != cv::Range::all() &&
-                      !(statsColumns.start <= 0 && statsColumns.end >= p.cols);
-    if (band)
-        CV_Assert(statsColumns.start >= 0 && statsColumns.end <= p.cols &&
-                  statsColumns.start < statsColumns.end);
     // the percentiles are of the pixels in the column band (all of them by default)
-    const int n = band ? p.rows * (statsColumns.end - statsColumns.start) : all;
+    const cv::Range cols = statsColumns == cv::Range::all() ? cv::Range(0, p.cols) : statsColumns;
+    CV_Assert(cols.start >= 0 && cols.end <= p.cols && cols.start < cols.end);
+    const bool band = cols.size() < p.cols;
+    const int n = p.rows * cols.size();
     // four partial histograms: runs of one grey level (flat patches) do not wait on each other's
     // counts
     int part[4][256] = {};
     if (band) {
         for (int y = 0; y < p.rows; ++y)
-            for (int x = statsColumns.start; x < statsColumns.end; ++x)
-                ++part[x & 3][src[y * p.cols + x]];
+            for (int x = cols.start; x < cols.end; ++x) ++part[x & 3][src[y * p.cols + x]];
     } else {
         int i = 0;
         for (; i + 4 <= all; i += 4) {

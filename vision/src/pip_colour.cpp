@@ -103,6 +103,18 @@ PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d) {
     return PipInk::Unknown;
 }
 
+void chooseFace(PatchReading& r) {
+    const float index = std::accumulate(r.faces.begin(), r.faces.end(), 0.f);
+    const int best = int(std::max_element(r.faces.begin(), r.faces.end()) - r.faces.begin());
+    if (r.faces[std::size_t(best)] > 1.f - index) {
+        r.face = cardOfClass(best);
+        r.confidence = r.faces[std::size_t(best)];
+    } else {
+        r.face.reset();
+        r.confidence = 1.f - index;
+    }
+}
+
 void conditionOnInk(PatchReading& reading, PipInk ink) {
     if (ink == PipInk::Unknown || !reading.passedGate) return;
     if (ink == PipInk::Glow) {
@@ -123,13 +135,8 @@ void conditionOnInk(PatchReading& reading, PipInk ink) {
     for (int c = 0; c < 52; ++c)
         reading.faces[std::size_t(c)] =
             allowed[c / 13] ? reading.faces[std::size_t(c)] * scale : 0.f;
-    const int best =
-        int(std::max_element(reading.faces.begin(), reading.faces.end()) - reading.faces.begin());
-    // "not an index" keeps its probability 1 - index; it wins where it did before
-    if (reading.faces[std::size_t(best)] > 1.f - index) {
-        reading.face = cardOfClass(best);
-        reading.confidence = reading.faces[std::size_t(best)];
-    }
+    // "not an index" keeps its probability 1 - index (a face of a suit ruled out is not kept)
+    chooseFace(reading);
 }
 
 }  // namespace nertz::vision

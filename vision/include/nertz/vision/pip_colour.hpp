@@ -27,6 +27,11 @@ bool colourless(const cv::Mat& bgr);
 // degrees.
 PipInk pipInk(const cv::Mat& bgr, cv::Point2f pip, float d);
 
+// face and confidence taken again from reading.faces after they were changed (conditionOnInk, the
+// detector's black suit read again): the likeliest face, or "not an index" (face nullopt,
+// confidence 1 - the faces' sum) where that is likelier.
+void chooseFace(PatchReading& reading);
+
 // The reading given the ink: the faces of the suits the ink rules out get no probability, the
 // others share the reader's index probability in proportion (the reader's p(rank) p(suit),
 // conditioned on the ink's suits), and face / confidence are taken again. Glow makes the reading
