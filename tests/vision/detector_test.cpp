@@ -46,15 +46,21 @@ Detector& detector() {
     GTEST_SKIP() << "no real photos at " << kReal \
                  << " (../shared/data is not part of the repository)"
 
+// The distinct faces a detector reports for a picture (one deck a picture: the scoring's
+// prediction).
+std::set<scoring::Card> facesRead(Detector& d, const cv::Mat& picture) {
+    std::set<scoring::Card> faces;
+    for (const auto& c : d.detect(picture).cards)
+        if (c.face) faces.insert(*c.face);
+    return faces;
+}
+
 CardScore scoreGroup(const std::string& group, int every) {
     CardScore s;
     std::map<std::string, long> conf;
     auto items = loadLabelledFolder(kReal + "/" + group);
     for (std::size_t i = 0; i < items.size(); i += every) {
-        std::set<scoring::Card> pred;
-        for (const auto& c : detector().detect(loadImage(items[i].imagePath)).cards)
-            if (c.face) pred.insert(*c.face);
-        scoreImage(items[i].truth, pred, s, conf);
+        scoreImage(items[i].truth, facesRead(detector(), loadImage(items[i].imagePath)), s, conf);
     }
     std::cout << group << " (every " << every << "-th picture): precision " << s.precision()
               << " recall " << s.recall() << " (tp " << s.truePositives << " fp "
@@ -99,9 +105,7 @@ TEST(Detector, GrayscaleAndAlphaVersionsOfARealPhotoStillRead) {
     cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
     cv::cvtColor(bgr, bgra, cv::COLOR_BGR2BGRA);
     for (const cv::Mat& m : {gray, bgra}) {
-        std::set<scoring::Card> pred;
-        for (const auto& c : detector().detect(m).cards)
-            if (c.face) pred.insert(*c.face);
+        const std::set<scoring::Card> pred = facesRead(detector(), m);
         int hits = 0;
         for (const auto& t : items[0].truth) hits += int(pred.count(t));
         EXPECT_GE(hits, int(items[0].truth.size()) / 2);
@@ -512,11 +516,7 @@ TEST(RealCards, ThePipsInkDecidesTheSuitsColour) {
     long lost = 0;
     for (const auto& item : loadLabelledFolder(kReal + "/webcam_table")) {
         const cv::Mat img = loadImage(item.imagePath);
-        std::set<scoring::Card> a, b;
-        for (const auto& c : inked.detect(img).cards)
-            if (c.face) a.insert(*c.face);
-        for (const auto& c : plain.detect(img).cards)
-            if (c.face) b.insert(*c.face);
+        const std::set<scoring::Card> a = facesRead(inked, img), b = facesRead(plain, img);
         scoreImage(item.truth, a, on, conf);
         scoreImage(item.truth, b, off, conf);
         for (const auto& f : b)
@@ -545,11 +545,7 @@ TEST(RealCards, ABlackIndexsSuitIsReadAgainByItsOwnColumn) {
     std::map<std::string, long> conf;
     for (const auto& item : loadLabelledFolder(kReal + "/webcam_table")) {
         const cv::Mat img = loadImage(item.imagePath);
-        std::set<scoring::Card> a, b;
-        for (const auto& c : column.detect(img).cards)
-            if (c.face) a.insert(*c.face);
-        for (const auto& c : whole.detect(img).cards)
-            if (c.face) b.insert(*c.face);
+        const std::set<scoring::Card> a = facesRead(column, img), b = facesRead(whole, img);
         scoreImage(item.truth, a, on, conf);
         scoreImage(item.truth, b, off, conf);
         scoreBySuit(item.truth, a, onSuits);
