@@ -35,6 +35,7 @@ struct VisionOptions {
     bool noIndexOutlines = false;
     bool noInkSuits = false;
     bool noColumnSuits = false;
+    float pairConfidence = vision::DetectorOptions{}.pairConfidence;
     bool asGiven = false;
     float smallIndices = vision::DetectorOptions::stillPicture().smallIndexHeight;
 };
@@ -49,6 +50,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.outlinesFromIndices = !o.noIndexOutlines;
     opts.suitFromInk = !o.noInkSuits;
     opts.blackSuitFromIndexColumn = !o.noColumnSuits;
+    opts.pairConfidence = o.pairConfidence;
     opts.squareAspects = !o.asGiven;
     opts.smallIndexHeight = o.smallIndices;
     try {
@@ -296,6 +298,11 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
         "read a black index's suit (clubs or spades) from its patch stretched over all of "
         "it only, not again stretched over the index's own column (the detector before "
         "2026-11-24, seventh session)");
+    cmd->add_option("--pair-confidence", o.pairConfidence,
+                    "two unsure readings of one face, each at least this sure, at a card's "
+                    "opposite corners are reported together (1: never; the detector before "
+                    "2026-11-24, eighth session)")
+        ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--small-indices", o.smallIndices,
                     "a picture whose corner indices read under this many pixels high (the median, "
                     "at the working size; or none read) is read again enlarged 1.5 times (0: read "

@@ -18,12 +18,14 @@ static void BM_Detect1280x720(benchmark::State& state) {
     cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
     // /1: as shipped for a live camera; /0: without the pip-ink suit check; /2: as for a still
     // picture (small indices read again enlarged: nertzref-cli, the app's lake step); /3: as /1
-    // without a black index's suit read again by its own column
+    // without a black index's suit read again by its own column; /4: as /1 without unsure readings
+    // of a card's two corners taken together
     nertz::vision::DetectorOptions options = state.range(0) == 2
                                                  ? nertz::vision::DetectorOptions::stillPicture()
                                                  : nertz::vision::DetectorOptions{};
     options.suitFromInk = state.range(0) != 0;
     options.blackSuitFromIndexColumn = state.range(0) != 3;
+    if (state.range(0) == 4) options.pairConfidence = 1.f;
     nertz::vision::Detector detector(options);
     std::size_t cards = 0;
     for (auto _ : state) {
@@ -38,6 +40,7 @@ BENCHMARK(BM_Detect1280x720)
     ->Arg(0)
     ->Arg(2)
     ->Arg(3)
+    ->Arg(4)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 

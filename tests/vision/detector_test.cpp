@@ -161,6 +161,39 @@ TEST(Detector, OppositeCornersOfOneCardAreOneCardAtACardsDiagonal) {
     EXPECT_EQ(cards.size(), 2u);
 }
 
+// Two unsure readings of one face at a card's opposite corners are reported together, with the
+// probability that not both are wrong; one alone, two of different faces, or two of one face that
+// are not a card's two corners (turned alike: two decks' cards side by side) are not.
+TEST(Detector, TwoUnsureCornersOfOneFaceAreReportedTogether) {
+    IndexReading top, bottom;
+    top.face = bottom.face = scoring::Card{12, scoring::Suit::Clubs};
+    top.scale = bottom.scale = 12;
+    top.confidence = 0.6f;
+    bottom.confidence = 0.5f;
+    top.up = {0.f, -1.f};
+    bottom.up = -top.up;
+    top.centre = {200, 100};
+    bottom.centre = top.centre + cv::Point2f(5.5f * 12, 8.f * 12);
+    IndexReading lone = top;  // another card's unsure corner, far off
+    lone.centre = {900, 600};
+    const auto paired = pairedCorners({top, lone, bottom});
+    ASSERT_EQ(paired.size(), 2u);
+    for (const IndexReading& r : paired) {
+        EXPECT_EQ(r.face, top.face);
+        EXPECT_NEAR(r.confidence, 1.f - 0.4f * 0.5f, 1e-6f);
+    }
+    EXPECT_EQ(paired[0].centre, top.centre);
+    EXPECT_EQ(paired[1].centre, bottom.centre);
+
+    IndexReading otherFace = bottom;
+    otherFace.face = scoring::Card{12, scoring::Suit::Spades};
+    EXPECT_TRUE(pairedCorners({top, otherFace}).empty());
+    IndexReading turnedAlike = bottom;
+    turnedAlike.up = top.up;
+    EXPECT_TRUE(pairedCorners({top, turnedAlike}).empty());
+    EXPECT_TRUE(pairedCorners({top}).empty());
+}
+
 namespace {
 
 // A white card (corners rounded) drawn on green cloth: its top-left corner, axes and size; with a

@@ -92,6 +92,9 @@ DetectorOptions DetectorOptions::readOnce() {
     o.squareAspects = false;
     // face up or not needs no suit: a club read surely as a spade is a sure index all the same
     o.blackSuitFromIndexColumn = false;
+    // a face-up card is one read surely (countBacks: an index at 0.9 or more); unsure pairs are
+    // not asked for there
+    o.pairConfidence = 1.f;
     return o;
 }
 
@@ -222,37 +225,58 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
             order.push_back(i);
     std::sort(order.begin(), order.end(),
               [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
-    for (std::size_t i : order) {
+    // candidate i as a reading in the picture as given
+    auto indexReading = [&](std::size_t i) {
         const IndexCandidate& c = cands[i];
-        cv::Point2f a = c.a * inv, b = c.b * inv;
-        cv::Point2f centre = (a + b) * 0.5f;
-        float d = std::hypot(b.x - a.x, b.y - a.y);
-        bool clash = false;
-        for (const IndexReading& r : found) {
-            cv::Point2f dd = r.centre - centre;
-            if (std::hypot(dd.x, dd.y) < 0.8f * std::max(d, r.scale)) {
-                clash = true;
-                break;
-            }
-        }
-        if (clash) continue;
+        const cv::Point2f a = c.a * inv, b = c.b * inv;
         IndexReading r;
-        r.centre = centre;
-        r.scale = d;
-        r.up = (a - b) * (1.f / std::max(d, 1e-3f));
+        r.centre = (a + b) * 0.5f;
+        r.scale = std::hypot(b.x - a.x, b.y - a.y);
+        r.up = (a - b) * (1.f / std::max(r.scale, 1e-3f));
         r.face = *readings[i].face;
         r.confidence = readings[i].confidence;
-        cv::Point2f down = -r.up, right(-down.y, down.x);
-        float hw = 0.5f * 0.8f * params_.spanWidth * d, hh = 0.5f * 0.8f * params_.spanHeight * d;
+        const cv::Point2f down = -r.up, right(-down.y, down.x);
+        const float hw = 0.5f * 0.8f * params_.spanWidth * r.scale,
+                    hh = 0.5f * 0.8f * params_.spanHeight * r.scale;
         std::vector<cv::Point2f> corners;
         for (float sx : {-1.f, 1.f})
             for (float sy : {-1.f, 1.f})
-                corners.push_back(centre + right * (sx * hw) + down * (sy * hh));
+                corners.push_back(r.centre + right * (sx * hw) + down * (sy * hh));
         r.box = cv::boundingRect(corners) & cv::Rect(0, 0, bgr.cols, bgr.rows);
+        return r;
+    };
+    auto clashes = [](const IndexReading& r, const std::vector<IndexReading>& kept) {
+        for (const IndexReading& k : kept) {
+            const cv::Point2f dd = k.centre - r.centre;
+            if (std::hypot(dd.x, dd.y) < 0.8f * std::max(r.scale, k.scale)) return true;
+        }
+        return false;
+    };
+    for (std::size_t i : order) {
+        IndexReading r = indexReading(i);
+        if (clashes(r, found)) continue;
         found.push_back(r);
         foundAsRead.push_back(asRead[i]);
     }
     if (surest) *surest = surest5(foundAsRead);
+
+    // 3b. unsure readings, one per place not taken above; two of one face at a card's opposite
+    // corners are reported together
+    if (options_.pairConfidence < options_.minConfidence) {
+        std::vector<std::size_t> unsure;
+        for (std::size_t i = 0; i < readings.size(); ++i)
+            if (readings[i].face && readings[i].confidence >= options_.pairConfidence &&
+                readings[i].confidence < options_.minConfidence)
+                unsure.push_back(i);
+        std::sort(unsure.begin(), unsure.end(),
+                  [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
+        std::vector<IndexReading> weak;
+        for (std::size_t i : unsure) {
+            IndexReading r = indexReading(i);
+            if (!clashes(r, found) && !clashes(r, weak)) weak.push_back(r);
+        }
+        for (IndexReading& r : pairedCorners(weak)) found.push_back(std::move(r));
+    }
 
     // 4. card outlines, then indices grouped to cards
     std::vector<CardOutline> outlines;

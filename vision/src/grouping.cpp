@@ -27,6 +27,24 @@ bool oppositeCorners(const IndexReading& a, const IndexReading& b) {
     return -a.up.dot(d) >= 0.4f * len && b.up.dot(d) >= 0.4f * len;
 }
 
+std::vector<IndexReading> pairedCorners(const std::vector<IndexReading>& unsure) {
+    std::vector<float> paired(unsure.size(), 0.f);  // the pair's probability, 0: none
+    for (std::size_t i = 0; i < unsure.size(); ++i)
+        for (std::size_t j = i + 1; j < unsure.size(); ++j)
+            if (unsure[i].face == unsure[j].face && oppositeCorners(unsure[i], unsure[j])) {
+                const float p = 1.f - (1.f - unsure[i].confidence) * (1.f - unsure[j].confidence);
+                paired[i] = std::max(paired[i], p);
+                paired[j] = std::max(paired[j], p);
+            }
+    std::vector<IndexReading> out;
+    for (std::size_t i = 0; i < unsure.size(); ++i)
+        if (paired[i] > 0.f) {
+            out.push_back(unsure[i]);
+            out.back().confidence = paired[i];
+        }
+    return out;
+}
+
 std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
                                        const std::vector<CardOutline>& outlines) {
     const std::size_t n = indices.size();

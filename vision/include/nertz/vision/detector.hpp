@@ -70,6 +70,12 @@ struct DetectorOptions {
     // court card's art or the table beside the index takes the contrast (models/MODEL.md, "Clubs
     // read as spades"). The index's and rank's probabilities stay those of the first reading.
     bool blackSuitFromIndexColumn = true;
+    // Two unsure readings of one face at a card's two opposite corners (oppositeCorners), each at
+    // or above pairConfidence but below minConfidence, are taken together: both are reported, with
+    // the probability that not both are wrong, 1 - (1 - p1)(1 - p2). A deck the reader reads
+    // unsurely is read at both corners the same way far more often than two misreadings agree
+    // there (models/MODEL.md, "Two unsure corners of one card"). 1 or more: off.
+    float pairConfidence = 0.5f;
     // A square picture is most often a camera's picture squashed to a square by an export (the
     // labelled real photos are such exports): glyphs 4-6 px wide lose their shape. A square one is
     // read as given and restored to the common camera aspects (4:3, 16:9, either way), and the
@@ -90,9 +96,9 @@ struct DetectorOptions {
     // The settings for a still picture (a photo, a lake check): small indices read again enlarged.
     static DetectorOptions stillPicture();
     // One reading of the picture as given, at the working size (no other aspect, no second
-    // enlarged reading, no black suit read again): telling face-up cards from backs (countBacks),
-    // where a picture of backs has no index to read and the other settings would read it five or
-    // two times, and the suit does not matter.
+    // enlarged reading, no black suit read again, no unsure pairs): telling face-up cards from
+    // backs (countBacks), where a picture of backs has no index to read and the other settings
+    // would read it five or two times, and the suit does not matter.
     static DetectorOptions readOnce();
 };
 
@@ -133,6 +139,11 @@ std::optional<Quad> outlineFromIndices(const cv::Mat& bgr,
 // True when a and b read like the two corner indices of one card: printed half a turn apart, each
 // below the other as it reads, 3-16 rank-to-pip distances apart.
 bool oppositeCorners(const IndexReading& a, const IndexReading& b);
+
+// Of unsure readings (one per place), those of one face that lie at a card's opposite corners
+// (oppositeCorners), each with the probability that not both readings of its pair are wrong,
+// 1 - (1 - p1)(1 - p2) (the largest over its pairs).
+std::vector<IndexReading> pairedCorners(const std::vector<IndexReading>& unsure);
 
 std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
                                        const std::vector<CardOutline>& outlines);
