@@ -233,6 +233,36 @@ def count_peaks(heat_logits, threshold=math.log(CENTRE_THRESHOLD / (1 - CENTRE_T
     return int(((h == mx) & (h > threshold)).sum())
 
 
+def load_folded(net, path):
+    """Weights of an exported model (train_back_seg.py's own export: each convolution with its batch
+    norm folded in, in the network's order, then the head) into net; the batch norms become
+    identities (mean 0, variance 1 - eps, scale 1, shift 0), the folded bias the convolution's."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(path)
+    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = []
+    for node in model.graph.node:
+        if node.op_type == 'Conv':
+            w = arrays[node.input[1]]
+            b = arrays[node.input[2]] if len(node.input) > 2 else np.zeros(w.shape[0], np.float32)
+            convs.append((w, b))
+    blocks = [net.c1, net.c2, net.c3, net.c4, net.c5, net.c6, net.ua, net.ub]
+    if len(convs) != len(blocks) + 1:
+        sys.exit(f'{path}: {len(convs)} convolutions, expected {len(blocks) + 1}')
+    with torch.no_grad():
+        for blk, (w, b) in zip(blocks, convs):
+            conv, bn = blk[0], blk[1]
+            conv.weight.copy_(torch.from_numpy(w))
+            conv.bias = nn.Parameter(torch.from_numpy(b.copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.zero_()
+        net.head.weight.copy_(torch.from_numpy(convs[-1][0]))
+        net.head.bias.copy_(torch.from_numpy(convs[-1][1]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('out')
@@ -246,6 +276,10 @@ def main():
                     help='also learn card centres and offsets (five output channels; the finder then groups by centre)')
     ap.add_argument('--real-looks', type=float, default=0.0,
                     help='strength (0..1) of the plain-back / light-desk / pepper-noise repainting (real_looks)')
+    ap.add_argument('--init', default='',
+                    help='start from this exported model (its batch norms folded into the convolutions: they '
+                         'stay fixed, as identities, while the rest is fine-tuned)')
+    ap.add_argument('--lr', type=float, default=3e-3, help='peak learning rate (cosine schedule)')
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
@@ -267,7 +301,9 @@ def main():
     edpos = np.mean([d[2].mean() for d in train])
     print(f'train {len(train)}, val {nval}; card share {fgpos:.3f}, outline share {edpos:.3f}', file=sys.stderr)
     net = Seg(a.centres)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if a.init:
+        load_folded(net, a.init)
+    opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(len(train) / a.batch)
     total = steps_per_epoch * a.epochs
     warm = min(200, total // 10)
@@ -276,6 +312,10 @@ def main():
     start = time.time()
     for ep in range(a.epochs):
         net.train()
+        if a.init:  # the folded batch norms stay identities
+            for m in net.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.eval()
         perm = rng.permutation(len(train))
         tl = 0.0
         for b in range(steps_per_epoch):
@@ -285,7 +325,7 @@ def main():
             fg = torch.from_numpy(np.stack(fs)).float()
             ed = torch.from_numpy(np.stack(es)).float()
             progress = max(step / total, (time.time() - start) / (a.minutes * 60))
-            lr = 3e-3 * (min(1.0, (step + 1) / warm) if step < warm else 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+            lr = a.lr * (min(1.0, (step + 1) / warm) if step < warm else 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
             for g in opt.param_groups:
                 g['lr'] = lr
             out = net(x)
