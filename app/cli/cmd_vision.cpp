@@ -179,6 +179,9 @@ void runEval(const VisionOptions& o) {
     // one deck a picture (the real-cards README): a face reported as two or more cards is one card
     // counted twice (its two corners not grouped) or a misreading repeated
     long extraCards = 0, picturesWithExtra = 0;
+    // cards read only by two unsure corners taken together (DetectorOptions::pairConfidence), and
+    // how many of those are right
+    long pairedCards = 0, pairedRight = 0;
     vision::OutlineScore outlines;
     bool anyOutlineLabels = false;
     for (const auto& item : items) {
@@ -191,6 +194,12 @@ void runEval(const VisionOptions& o) {
                 if (c.face) {
                     predicted.insert(*c.face);
                     ++reported;
+                    if (!c.indices.empty() &&
+                        std::all_of(c.indices.begin(), c.indices.end(),
+                                    [](const vision::IndexReading& r) { return r.paired; })) {
+                        ++pairedCards;
+                        pairedRight += item.truth.count(*c.face) ? 1 : 0;
+                    }
                 }
             extraCards += reported - long(predicted.size());
             if (const auto truth = labelledOutlines(item.imagePath)) {
@@ -227,7 +236,8 @@ void runEval(const VisionOptions& o) {
                {"ms_median", percentile(ms, 0.5)},
                {"ms_p95", percentile(ms, 0.95)},
                {"extra_same_face_cards", extraCards},
-               {"pictures_with_extra", picturesWithExtra}};
+               {"pictures_with_extra", picturesWithExtra},
+               {"paired_cards", {{"cards", pairedCards}, {"right", pairedRight}}}};
         if (anyOutlineLabels)
             j["outlines"] = {{"cards", outlines.cards},       {"outlined", outlines.outlined},
                              {"recall", outlines.recall()},   {"reported", outlines.reported},
@@ -266,6 +276,8 @@ void runEval(const VisionOptions& o) {
     if (!anyOutlineLabels)  // (a synthetic scene deals several decks)
         std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards
                   << " extra cards in " << picturesWithExtra << " pictures\n";
+    std::cout << "read only by two unsure corners taken together: " << pairedCards << " cards, "
+              << pairedRight << " of them labelled\n";
     std::cout << std::setprecision(1) << "time per picture: median " << percentile(ms, 0.5)
               << " ms, 95th percentile " << percentile(ms, 0.95) << " ms\n";
     std::cout << "top confusions:";

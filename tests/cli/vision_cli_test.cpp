@@ -119,6 +119,14 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     EXPECT_EQ(fn, j["all"]["fn"].get<long>());
     EXPECT_EQ(fp, j["all"]["fp"].get<long>());
     EXPECT_GT(tp + fn, 0);
+    // cards read only by two unsure corners: counted, with how many of them are labelled; none
+    // with the pairs turned off
+    const long paired = j.at("paired_cards").at("cards").get<long>();
+    EXPECT_LE(j.at("paired_cards").at("right").get<long>(), paired);
+    const auto off =
+        runCli({"eval", kTable.string(), "--limit", "3", "--json", "--pair-confidence", "1"});
+    ASSERT_EQ(off.code, 0) << off.err;
+    EXPECT_EQ(Json::parse(off.out).at("paired_cards").at("cards").get<long>(), 0);
 
     const auto lake = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(), "--json"});
     ASSERT_EQ(lake.code, 0) << lake.err;

@@ -181,6 +181,7 @@ TEST(Detector, TwoUnsureCornersOfOneFaceAreReportedTogether) {
     for (const IndexReading& r : paired) {
         EXPECT_EQ(r.face, top.face);
         EXPECT_NEAR(r.confidence, 1.f - 0.4f * 0.5f, 1e-6f);
+        EXPECT_TRUE(r.paired);
     }
     EXPECT_EQ(paired[0].centre, top.centre);
     EXPECT_EQ(paired[1].centre, bottom.centre);

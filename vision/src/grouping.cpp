@@ -41,6 +41,7 @@ std::vector<IndexReading> pairedCorners(const std::vector<IndexReading>& unsure)
         if (paired[i] > 0.f) {
             out.push_back(unsure[i]);
             out.back().confidence = paired[i];
+            out.back().paired = true;
         }
     return out;
 }

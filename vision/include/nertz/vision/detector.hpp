@@ -22,6 +22,9 @@ struct IndexReading {
     float scale = 0.f;  // rank-to-pip distance, image pixels
     scoring::Card face;
     float confidence = 0.f;
+    // read under minConfidence, reported only as one of two unsure corners of one face at a card's
+    // opposite corners (DetectorOptions::pairConfidence)
+    bool paired = false;
 };
 
 // One card: its outline when the edges were found, its side, its face when an index was read.
