@@ -217,15 +217,17 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     }
 
     // 3. confident readings, best first; one per place (non-maximum suppression)
-    std::vector<IndexReading> found;
-    std::vector<float> foundAsRead;
-    std::vector<std::size_t> order;
-    for (std::size_t i = 0; i < readings.size(); ++i)
-        if (readings[i].face && readings[i].confidence >= options_.minConfidence)
-            order.push_back(i);
-    std::sort(order.begin(), order.end(),
-              [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
-    // candidate i as a reading in the picture as given
+    // the readings with a face read at least lo and under hi sure, surest first
+    auto surestFirst = [&](float lo, float hi) {
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < readings.size(); ++i)
+            if (readings[i].face && readings[i].confidence >= lo && readings[i].confidence < hi)
+                order.push_back(i);
+        std::sort(order.begin(), order.end(),
+                  [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
+        return order;
+    };
+    // candidate i as a reading in the picture as given (its box: withBox, once it is kept)
     auto indexReading = [&](std::size_t i) {
         const IndexCandidate& c = cands[i];
         const cv::Point2f a = c.a * inv, b = c.b * inv;
@@ -235,6 +237,9 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
         r.up = (a - b) * (1.f / std::max(r.scale, 1e-3f));
         r.face = *readings[i].face;
         r.confidence = readings[i].confidence;
+        return r;
+    };
+    auto withBox = [&](IndexReading r) {
         const cv::Point2f down = -r.up, right(-down.y, down.x);
         const float hw = 0.5f * 0.8f * params_.spanWidth * r.scale,
                     hh = 0.5f * 0.8f * params_.spanHeight * r.scale;
@@ -252,10 +257,12 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
         }
         return false;
     };
-    for (std::size_t i : order) {
-        IndexReading r = indexReading(i);
+    std::vector<IndexReading> found;
+    std::vector<float> foundAsRead;
+    for (std::size_t i : surestFirst(options_.minConfidence, 2.f)) {
+        const IndexReading r = indexReading(i);
         if (clashes(r, found)) continue;
-        found.push_back(r);
+        found.push_back(withBox(r));
         foundAsRead.push_back(asRead[i]);
     }
     if (surest) *surest = surest5(foundAsRead);
@@ -263,19 +270,12 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     // 3b. unsure readings, one per place not taken above; two of one face at a card's opposite
     // corners are reported together
     if (options_.pairConfidence < options_.minConfidence) {
-        std::vector<std::size_t> unsure;
-        for (std::size_t i = 0; i < readings.size(); ++i)
-            if (readings[i].face && readings[i].confidence >= options_.pairConfidence &&
-                readings[i].confidence < options_.minConfidence)
-                unsure.push_back(i);
-        std::sort(unsure.begin(), unsure.end(),
-                  [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
         std::vector<IndexReading> weak;
-        for (std::size_t i : unsure) {
-            IndexReading r = indexReading(i);
+        for (std::size_t i : surestFirst(options_.pairConfidence, options_.minConfidence)) {
+            const IndexReading r = indexReading(i);
             if (!clashes(r, found) && !clashes(r, weak)) weak.push_back(r);
         }
-        for (IndexReading& r : pairedCorners(weak)) found.push_back(std::move(r));
+        for (const IndexReading& r : pairedCorners(weak)) found.push_back(withBox(r));
     }
 
     // 4. card outlines, then indices grouped to cards
