@@ -37,6 +37,7 @@ struct VisionOptions {
     bool noColumnSuits = false;
     float pairConfidence = vision::DetectorOptions{}.pairConfidence;
     bool asGiven = false;
+    float aspectExtras = vision::DetectorOptions{}.aspectExtraConfidence;
     float smallIndices = vision::DetectorOptions::stillPicture().smallIndexHeight;
 };
 
@@ -52,6 +53,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.blackSuitFromIndexColumn = !o.noColumnSuits;
     opts.pairConfidence = o.pairConfidence;
     opts.squareAspects = !o.asGiven;
+    opts.aspectExtraConfidence = o.aspectExtras;
     opts.smallIndexHeight = o.smallIndices;
     try {
         return std::make_unique<vision::Detector>(opts);
@@ -325,6 +327,11 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
         "read a square picture only as given, not also restored to the common camera "
         "aspects (4:3, 16:9, either way; exports squash pictures to a square), keeping the "
         "surest reading (the detector before 2026-11-24, late)");
+    cmd->add_option("--aspect-extras", o.aspectExtras,
+                    "a square picture read at those aspects also gets the indices another aspect "
+                    "reads at least this surely where the kept one read none (1: never; the "
+                    "detector before 2026-11-24, ninth session)")
+        ->check(CLI::Range(0.0, 1.0));
     cmd->add_option(
            "--work-min-size", o.workMinSize,
            "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")

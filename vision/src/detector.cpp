@@ -78,6 +78,65 @@ void unstretch(Detection& d, float fx, float fy, cv::Size size) {
     d.stretchY = fy;
 }
 
+// A square picture's readings at the aspects not kept (DetectorOptions::aspectExtraConfidence): the
+// indices read at least that surely where the kept reading has no index are added to it, with their
+// cards. An index of a face the kept reading has a card of nearby (within the reach groupIndices
+// gives one card's corners, or at its opposite corner) joins that card; one inside an outline
+// the kept reading found no index in makes it that face's card; the others are new cards, outlined
+// as read at their aspect (or from their indices).
+void addSureCardsOfOtherAspects(const cv::Mat& bgr, Detection& best,
+                                const std::vector<Detection>& others, const DetectorOptions& o) {
+    std::vector<std::pair<cv::Point2f, float>> places;  // every index kept so far: centre, scale
+    for (const DetectedCard& c : best.cards)
+        for (const IndexReading& r : c.indices) places.emplace_back(r.centre, r.scale);
+    auto taken = [&](const IndexReading& r) {
+        for (const auto& [centre, scale] : places)
+            if (cv::norm(centre - r.centre) < 0.8 * std::max(scale, r.scale)) return true;
+        return false;
+    };
+    auto sameCard = [](const DetectedCard& k, const IndexReading& r) {
+        if (!k.face || !(*k.face == r.face)) return false;
+        for (const IndexReading& ki : k.indices)
+            if (cv::norm(ki.centre - r.centre) < 9.0 * std::max(ki.scale, r.scale) ||
+                oppositeCorners(ki, r))
+                return true;
+        return false;
+    };
+    // an aspect stretched across the kept one (wide against tall) distorts the glyphs by both
+    // stretches at once (up to 16/9 x 4/3): its readings are not taken
+    auto wide = [](const Detection& d) { return d.stretchX > d.stretchY * 1.01f; };
+    auto tall = [](const Detection& d) { return d.stretchY > d.stretchX * 1.01f; };
+    for (const Detection& d : others) {
+        if ((wide(best) && tall(d)) || (tall(best) && wide(d))) continue;
+        for (const DetectedCard& card : d.cards) {
+            std::vector<IndexReading> sure;
+            for (const IndexReading& r : card.indices)
+                if (!r.paired && r.confidence >= o.aspectExtraConfidence && !taken(r))
+                    sure.push_back(r);
+            if (sure.empty()) continue;
+            for (const IndexReading& r : sure) places.emplace_back(r.centre, r.scale);
+            DetectedCard* into = nullptr;
+            for (DetectedCard& k : best.cards)
+                if (sameCard(k, sure.front()) ||
+                    (!k.face && k.quad && quadContains(*k.quad, sure.front().centre)))
+                    into = &k;
+            if (!into) {
+                best.cards.emplace_back();
+                into = &best.cards.back();
+                into->quad = card.quad;
+                if (!into->quad && o.findOutlines && o.outlinesFromIndices)
+                    into->quad = outlineFromIndices(bgr, sure);
+            }
+            into->face = sure.front().face;
+            into->side = Side::Face;
+            for (const IndexReading& r : sure) {
+                into->confidence = std::max(into->confidence, r.confidence);
+                into->indices.push_back(r);
+            }
+        }
+    }
+}
+
 }  // namespace
 
 DetectorOptions DetectorOptions::stillPicture() {
@@ -132,6 +191,7 @@ Detection Detector::detect(const cv::Mat& image) {
     // (blackSuitFromIndexColumn), which would otherwise sway the choice by the clubs alone
     float bestScore = 0.f;
     Detection best = aspects ? detectAsGiven(bgr, 1.0, &bestScore) : read(bgr);
+    std::vector<Detection> others;  // the aspects not kept, in the picture's pixels
     if (aspects) {
         for (auto [fx, fy] : {std::pair{4.f / 3.f, 1.f}, std::pair{16.f / 9.f, 1.f},
                               std::pair{1.f, 4.f / 3.f}, std::pair{1.f, 16.f / 9.f}}) {
@@ -145,12 +205,15 @@ Detection Detector::detect(const cv::Mat& image) {
                        k < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
             float score = 0.f;
             Detection d = detectAsGiven(stretched, 1.0, &score);
+            unstretch(d, fx, fy, bgr.size());
             if (score > bestScore) {
-                unstretch(d, fx, fy, bgr.size());
-                best = std::move(d);
+                std::swap(best, d);
                 bestScore = score;
             }
+            others.push_back(std::move(d));
         }
+        if (options_.aspectExtraConfidence < 1.f)
+            addSureCardsOfOtherAspects(bgr, best, others, options_);
     }
     best.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -86,6 +86,11 @@ struct DetectorOptions {
     // aspect reads fewer indices, and less surely). Five readings' time; models/MODEL.md, "Square
     // pictures". False: read as given.
     bool squareAspects = true;
+    // ... and the indices another of those aspects reads at least this surely, where the kept
+    // reading has none, are added to it (with their cards): a large index at a picture's edge, or a
+    // card the kept aspect's stretch reads unsurely, is often read surely at another. Chosen on
+    // squashed train-design scenes (models/MODEL.md, "Indices of the other aspects"). 1: off.
+    float aspectExtraConfidence = 0.95f;
     // Small indices: a picture the working size does not enlarge whose indices read at under
     // smallIndexHeight working pixels high (the median; or none read) is read again enlarged by
     // smallIndexEnlarge, and that reading is kept. A far camera's lake has 15-30 px indices, which
