@@ -38,6 +38,8 @@ struct VisionOptions {
     float pairConfidence = vision::DetectorOptions{}.pairConfidence;
     bool asGiven = false;
     float aspectExtras = vision::DetectorOptions{}.aspectExtraConfidence;
+    bool noExtraScales = false;
+    std::vector<double> extraScales = vision::DetectorOptions::stillPicture().extraScales;
     float smallIndices = vision::DetectorOptions::stillPicture().smallIndexHeight;
 };
 
@@ -54,6 +56,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.pairConfidence = o.pairConfidence;
     opts.squareAspects = !o.asGiven;
     opts.aspectExtraConfidence = o.aspectExtras;
+    if (!o.noExtraScales) opts.extraScales = o.extraScales;
     opts.smallIndexHeight = o.smallIndices;
     try {
         return std::make_unique<vision::Detector>(opts);
@@ -332,6 +335,15 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
                     "reads at least this surely where the kept one read none (1: never; the "
                     "detector before 2026-11-24, ninth session)")
         ->check(CLI::Range(0.0, 1.0));
+    cmd->add_flag("--no-extra-scales", o.noExtraScales,
+                  "read a picture that is not square at its working size only, not also at 1.25 "
+                  "and 0.75 times it adding the indices those read at >= 0.9 where it read none "
+                  "(the detector before 2026-11-24, ninth session)");
+    cmd->add_option("--extra-scales", o.extraScales,
+                    "the multiples of the working scale a picture that is not square is also read "
+                    "at (comma-separated)")
+        ->delimiter(',')
+        ->check(CLI::Range(0.25, 4.0));
     cmd->add_option(
            "--work-min-size", o.workMinSize,
            "smaller pictures are enlarged to this longest side before detection (pixels; 0: never)")

@@ -17,7 +17,8 @@ static void BM_Detect1280x720(benchmark::State& state) {
     cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
     cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
     // /1: as shipped for a live camera; /0: without the pip-ink suit check; /2: as for a still
-    // picture (small indices read again enlarged: nertzref-cli, the app's lake step); /3: as /1
+    // picture (small indices read again enlarged, and the frame also read at 1.25 and 0.75 times
+    // its working scale: nertzref-cli, the app's lake step); /3: as /1
     // without a black index's suit read again by its own column; /4: as /1 without unsure readings
     // of a card's two corners taken together
     nertz::vision::DetectorOptions options = state.range(0) == 2

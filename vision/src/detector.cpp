@@ -78,14 +78,16 @@ void unstretch(Detection& d, float fx, float fy, cv::Size size) {
     d.stretchY = fy;
 }
 
-// A square picture's readings at the aspects not kept (DetectorOptions::aspectExtraConfidence): the
-// indices read at least that surely where the kept reading has no index are added to it, with their
-// cards. An index of a face the kept reading has a card of nearby (within the reach groupIndices
-// gives one card's corners, or at its opposite corner) joins that card; one inside an outline
-// the kept reading found no index in makes it that face's card; the others are new cards, outlined
-// as read at their aspect (or from their indices).
-void addSureCardsOfOtherAspects(const cv::Mat& bgr, Detection& best,
-                                const std::vector<Detection>& others, const DetectorOptions& o) {
+// Readings of the picture not kept (a square picture's other aspects, a still picture's other
+// scales: DetectorOptions::aspectExtraConfidence, extraScaleConfidence): the indices read at least
+// `minConfidence` surely where the kept reading has no index are added to it, with their cards. An
+// index of a face the kept reading has a card of nearby (within the reach groupIndices gives one
+// card's corners, or at its opposite corner) joins that card; one inside an outline the kept
+// reading found no index in makes it that face's card; the others are new cards, outlined as read
+// at their aspect (or from their indices).
+void addSureCardsOfOtherReadings(const cv::Mat& bgr, Detection& best,
+                                 const std::vector<Detection>& others, float minConfidence,
+                                 const DetectorOptions& o) {
     std::vector<std::pair<cv::Point2f, float>> places;  // every index kept so far: centre, scale
     for (const DetectedCard& c : best.cards)
         for (const IndexReading& r : c.indices) places.emplace_back(r.centre, r.scale);
@@ -111,8 +113,7 @@ void addSureCardsOfOtherAspects(const cv::Mat& bgr, Detection& best,
         for (const DetectedCard& card : d.cards) {
             std::vector<IndexReading> sure;
             for (const IndexReading& r : card.indices)
-                if (!r.paired && r.confidence >= o.aspectExtraConfidence && !taken(r))
-                    sure.push_back(r);
+                if (!r.paired && r.confidence >= minConfidence && !taken(r)) sure.push_back(r);
             if (sure.empty()) continue;
             for (const IndexReading& r : sure) places.emplace_back(r.centre, r.scale);
             DetectedCard* into = nullptr;
@@ -141,6 +142,7 @@ void addSureCardsOfOtherAspects(const cv::Mat& bgr, Detection& best,
 
 DetectorOptions DetectorOptions::stillPicture() {
     DetectorOptions o;
+    o.extraScales = {1.25, 0.75};  // chosen on train-design faces (MODEL.md, "Other scales")
     o.smallIndexHeight =
         40.f;  // chosen on train-design scenes (MODEL.md, "Small indices read again")
     return o;
@@ -165,7 +167,7 @@ double Detector::workScale(cv::Size size) const {
     return 1.0;
 }
 
-Detection Detector::read(const cv::Mat& bgr) {
+Detection Detector::read(const cv::Mat& bgr, std::vector<Detection>& notKept) {
     Detection d = detectAsGiven(bgr, 1.0);
     if (options_.smallIndexHeight <= 0.f || options_.smallIndexEnlarge <= 1.f) return d;
     const double s = workScale(bgr.size());
@@ -177,6 +179,7 @@ Detection Detector::read(const cv::Mat& bgr) {
     if (h >= options_.smallIndexHeight) return d;
     Detection again = detectAsGiven(bgr, options_.smallIndexEnlarge);
     again.enlarged = options_.smallIndexEnlarge;
+    notKept.push_back(std::move(d));
     return again;
 }
 
@@ -190,8 +193,12 @@ Detection Detector::detect(const cv::Mat& image) {
     // the aspect is chosen by how surely the indices read before a black suit is read again
     // (blackSuitFromIndexColumn), which would otherwise sway the choice by the clubs alone
     float bestScore = 0.f;
-    Detection best = aspects ? detectAsGiven(bgr, 1.0, &bestScore) : read(bgr);
-    std::vector<Detection> others;  // the aspects not kept, in the picture's pixels
+    std::vector<Detection> others;  // the readings not kept, in the picture's pixels
+    Detection best = aspects ? detectAsGiven(bgr, 1.0, &bestScore) : read(bgr, others);
+    if (!aspects && !options_.extraScales.empty() && options_.extraScaleConfidence < 1.f) {
+        for (double scale : options_.extraScales) others.push_back(detectAsGiven(bgr, scale));
+        addSureCardsOfOtherReadings(bgr, best, others, options_.extraScaleConfidence, options_);
+    }
     if (aspects) {
         for (auto [fx, fy] : {std::pair{4.f / 3.f, 1.f}, std::pair{16.f / 9.f, 1.f},
                               std::pair{1.f, 4.f / 3.f}, std::pair{1.f, 16.f / 9.f}}) {
@@ -213,7 +220,8 @@ Detection Detector::detect(const cv::Mat& image) {
             others.push_back(std::move(d));
         }
         if (options_.aspectExtraConfidence < 1.f)
-            addSureCardsOfOtherAspects(bgr, best, others, options_);
+            addSureCardsOfOtherReadings(bgr, best, others, options_.aspectExtraConfidence,
+                                        options_);
     }
     best.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -100,8 +100,18 @@ struct DetectorOptions {
     // it on for pictures read once (nertzref-cli detect / eval / lake, the app's lake step).
     float smallIndexHeight = 0.f;
     double smallIndexEnlarge = 1.5;
+    // A picture that is not read at the square aspects is also read at these multiples of its
+    // working scale, and the indices those readings (and a reading not kept for its small indices)
+    // read at least extraScaleConfidence surely where the kept reading has none are added to it,
+    // with their cards: an index the reader is unsure of at one size is often sure at another
+    // (models/MODEL.md, "Other scales"). Empty: read once, the default for following a camera live
+    // (each scale costs a reading); stillPicture() sets 1.25 and 0.75. extraScaleConfidence 1: the
+    // readings are made but nothing is added.
+    std::vector<double> extraScales;
+    float extraScaleConfidence = 0.9f;
 
-    // The settings for a still picture (a photo, a lake check): small indices read again enlarged.
+    // The settings for a still picture (a photo, a lake check): small indices read again enlarged,
+    // and the picture also read at 1.25 and 0.75 times its working scale (extraScales).
     static DetectorOptions stillPicture();
     // One reading of the picture as given, at the working size (no other aspect, no second
     // enlarged reading, no black suit read again, no unsure pairs): telling face-up cards from
@@ -126,7 +136,8 @@ class Detector {
     // suit is read again): how surely the picture reads at this aspect.
     Detection detectAsGiven(const cv::Mat& bgr, double enlarge, float* surest = nullptr);
     // detectAsGiven, read again enlarged when its indices are small (smallIndexHeight).
-    Detection read(const cv::Mat& bgr);
+    // notKept: the first reading where the second one is kept.
+    Detection read(const cv::Mat& bgr, std::vector<Detection>& notKept);
     double workScale(cv::Size size) const;
     DetectorOptions options_;
     ProposalParams params_;
