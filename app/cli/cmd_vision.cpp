@@ -336,12 +336,13 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
                     "detector before 2026-11-24, ninth session)")
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--no-extra-scales", o.noExtraScales,
-                  "read a picture that is not square at its working size only, not also at 1.25 "
-                  "and 0.75 times it adding the indices those read at >= 0.9 where it read none "
-                  "(the detector before 2026-11-24, ninth session)");
+                  "read a picture (a square one: its kept aspect) at its working size only, not "
+                  "also at 1.25 and 0.75 times it adding the indices those read surely (0.9; "
+                  "square: 0.95) where it read none (the detector before 2026-11-24, ninth "
+                  "session)");
     cmd->add_option("--extra-scales", o.extraScales,
-                    "the multiples of the working scale a picture that is not square is also read "
-                    "at (comma-separated)")
+                    "the multiples of the working scale a picture is also read at "
+                    "(comma-separated)")
         ->delimiter(',')
         ->check(CLI::Range(0.25, 4.0));
     cmd->add_option(

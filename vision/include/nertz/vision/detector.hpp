@@ -100,13 +100,13 @@ struct DetectorOptions {
     // it on for pictures read once (nertzref-cli detect / eval / lake, the app's lake step).
     float smallIndexHeight = 0.f;
     double smallIndexEnlarge = 1.5;
-    // A picture that is not read at the square aspects is also read at these multiples of its
-    // working scale, and the indices those readings (and a reading not kept for its small indices)
-    // read at least extraScaleConfidence surely where the kept reading has none are added to it,
-    // with their cards: an index the reader is unsure of at one size is often sure at another
-    // (models/MODEL.md, "Other scales"). Empty: read once, the default for following a camera live
-    // (each scale costs a reading); stillPicture() sets 1.25 and 0.75. extraScaleConfidence 1: the
-    // readings are made but nothing is added.
+    // A picture is also read at these multiples of its working scale, and the indices those
+    // readings (and a reading not kept for its small indices) read at least extraScaleConfidence
+    // surely where the kept reading has none are added to it, with their cards: an index the reader
+    // is unsure of at one size is often sure at another (models/MODEL.md, "Other scales"). A square
+    // picture's kept aspect is read so, held to aspectExtraConfidence. Empty: read once, the
+    // default for following a camera live (each scale costs a reading); stillPicture() sets 1.25
+    // and 0.75.
     std::vector<double> extraScales;
     float extraScaleConfidence = 0.9f;
 
