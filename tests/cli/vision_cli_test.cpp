@@ -100,6 +100,30 @@ TEST(VisionCli, DetectGivesExitTwoForAPictureItCannotReadAndStillAnswersTheOther
     EXPECT_NE(missing.err.find("/nonexistent/x.jpg"), std::string::npos) << missing.err;
 }
 
+// The readings added from other aspects and scales (ninth session) take their options' ranges:
+// out of range, or not a number, is exit 2 with one line naming the option, nothing on stdout.
+TEST(VisionCli, TheOtherReadingsOptionsNameABadValue) {
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    const std::string good = (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string();
+    for (const auto& [option, value] :
+         std::vector<std::pair<std::string, std::string>>{{"--extra-scales", "5"},
+                                                          {"--extra-scales", "1.25,abc"},
+                                                          {"--extra-scales", "0"},
+                                                          {"--aspect-extras", "2"},
+                                                          {"--aspect-extras", "-0.5"}}) {
+        const auto r = runCli({"detect", good, "--json", option, value});
+        EXPECT_EQ(r.code, 2) << option << " " << value;
+        EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
+        EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    // in range: read, one object
+    const auto ok =
+        runCli({"detect", good, "--json", "--extra-scales", "1.5", "--aspect-extras", "0.9"});
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    EXPECT_EQ(lines(ok.out).size(), 1u);
+}
+
 TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     NERTZ_REQUIRE_REAL_PHOTOS();
     const auto r = runCli({"eval", kTable.string(), "--limit", "3", "--json"});
