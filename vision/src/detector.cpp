@@ -229,8 +229,8 @@ Detection Detector::detect(const cv::Mat& image) {
             const float fx = best.stretchX, fy = best.stretchY;
             cv::Mat stretched = bgr;
             if (fx != 1.f || fy != 1.f)
-                cv::resize(bgr, stretched, cv::Size(), fx, fy,
-                           std::max(fx, fy) < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
+                cv::resize(bgr, stretched, cv::Size(), fx, fy,  // as in the loop above
+                           std::min(fx, fy) < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
             std::vector<Detection> scaled;
             for (double scale : options_.extraScales) {
                 scaled.push_back(detectAsGiven(stretched, scale));
