@@ -78,6 +78,16 @@ void unstretch(Detection& d, float fx, float fy, cv::Size size) {
     d.stretchY = fy;
 }
 
+// True when r lies where a reading of `kept` already lies (closer than 0.8 of the larger
+// rank-to-pip distance): one reading a place.
+bool clashes(const IndexReading& r, const std::vector<IndexReading>& kept) {
+    for (const IndexReading& k : kept) {
+        const cv::Point2f dd = k.centre - r.centre;
+        if (std::hypot(dd.x, dd.y) < 0.8f * std::max(r.scale, k.scale)) return true;
+    }
+    return false;
+}
+
 // Readings of the picture not kept (a square picture's other aspects, a still picture's other
 // scales: DetectorOptions::aspectExtraConfidence, extraScaleConfidence): the indices read at least
 // `minConfidence` surely where the kept reading has no index are added to it, with their cards. An
@@ -88,20 +98,12 @@ void unstretch(Detection& d, float fx, float fy, cv::Size size) {
 void addSureCardsOfOtherReadings(const cv::Mat& bgr, Detection& best,
                                  const std::vector<Detection>& others, float minConfidence,
                                  const DetectorOptions& o) {
-    std::vector<std::pair<cv::Point2f, float>> places;  // every index kept so far: centre, scale
+    std::vector<IndexReading> places;  // every index kept so far
     for (const DetectedCard& c : best.cards)
-        for (const IndexReading& r : c.indices) places.emplace_back(r.centre, r.scale);
-    auto taken = [&](const IndexReading& r) {
-        for (const auto& [centre, scale] : places)
-            if (cv::norm(centre - r.centre) < 0.8 * std::max(scale, r.scale)) return true;
-        return false;
-    };
+        places.insert(places.end(), c.indices.begin(), c.indices.end());
     auto sameCard = [](const DetectedCard& k, const IndexReading& r) {
-        if (!k.face || !(*k.face == r.face)) return false;
         for (const IndexReading& ki : k.indices)
-            if (cv::norm(ki.centre - r.centre) < 9.0 * std::max(ki.scale, r.scale) ||
-                oppositeCorners(ki, r))
-                return true;
+            if (cornersOfOneCard(ki, r)) return true;
         return false;
     };
     // an aspect stretched across the kept one (wide against tall) distorts the glyphs by both
@@ -113,9 +115,10 @@ void addSureCardsOfOtherReadings(const cv::Mat& bgr, Detection& best,
         for (const DetectedCard& card : d.cards) {
             std::vector<IndexReading> sure;
             for (const IndexReading& r : card.indices)
-                if (!r.paired && r.confidence >= minConfidence && !taken(r)) sure.push_back(r);
+                if (!r.paired && r.confidence >= minConfidence && !clashes(r, places))
+                    sure.push_back(r);
             if (sure.empty()) continue;
-            for (const IndexReading& r : sure) places.emplace_back(r.centre, r.scale);
+            places.insert(places.end(), sure.begin(), sure.end());
             DetectedCard* into = nullptr;
             for (DetectedCard& k : best.cards)
                 if (sameCard(k, sure.front()) ||
@@ -195,10 +198,9 @@ Detection Detector::detect(const cv::Mat& image) {
     float bestScore = 0.f;
     std::vector<Detection> others;  // the readings not kept, in the picture's pixels
     Detection best = aspects ? detectAsGiven(bgr, 1.0, &bestScore) : read(bgr, others);
-    if (!aspects && !options_.extraScales.empty() && options_.extraScaleConfidence < 1.f) {
-        for (double scale : options_.extraScales) others.push_back(detectAsGiven(bgr, scale));
-        addSureCardsOfOtherReadings(bgr, best, others, options_.extraScaleConfidence, options_);
-    }
+    cv::Mat kept = bgr;  // the picture as the kept reading read it (a square one: stretched)
+    // what the other readings read surely is added at this sureness (1: nothing)
+    float extraConfidence = options_.extraScales.empty() ? 1.f : options_.extraScaleConfidence;
     if (aspects) {
         for (auto [fx, fy] : {std::pair{4.f / 3.f, 1.f}, std::pair{16.f / 9.f, 1.f},
                               std::pair{1.f, 4.f / 3.f}, std::pair{1.f, 16.f / 9.f}}) {
@@ -216,29 +218,21 @@ Detection Detector::detect(const cv::Mat& image) {
             if (score > bestScore) {
                 std::swap(best, d);
                 bestScore = score;
+                kept = stretched;
             }
             others.push_back(std::move(d));
         }
-        if (options_.aspectExtraConfidence < 1.f)
-            addSureCardsOfOtherReadings(bgr, best, others, options_.aspectExtraConfidence,
-                                        options_);
-        // the kept aspect read at the other scales too; what they read is held to the aspects'
-        // sureness (at extraScaleConfidence the real photos read more false cards: phone 404 right
-        // / 23 false against 403 / 21; MODEL.md, "Other scales")
-        if (!options_.extraScales.empty() && options_.aspectExtraConfidence < 1.f) {
-            const float fx = best.stretchX, fy = best.stretchY;
-            cv::Mat stretched = bgr;
-            if (fx != 1.f || fy != 1.f)
-                cv::resize(bgr, stretched, cv::Size(), fx, fy,  // as in the loop above
-                           std::min(fx, fy) < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
-            std::vector<Detection> scaled;
-            for (double scale : options_.extraScales) {
-                scaled.push_back(detectAsGiven(stretched, scale));
-                unstretch(scaled.back(), fx, fy, bgr.size());
-            }
-            addSureCardsOfOtherReadings(bgr, best, scaled, options_.aspectExtraConfidence,
-                                        options_);
+        // the other scales of a square picture are of its kept aspect, held to the aspects'
+        // sureness (at extraScaleConfidence the real photos read more false cards: phone 404
+        // right / 23 false against 403 / 21; MODEL.md, "Other scales")
+        extraConfidence = options_.aspectExtraConfidence;
+    }
+    if (extraConfidence < 1.f) {
+        for (double scale : options_.extraScales) {
+            others.push_back(detectAsGiven(kept, scale));
+            unstretch(others.back(), best.stretchX, best.stretchY, bgr.size());
         }
+        addSureCardsOfOtherReadings(bgr, best, others, extraConfidence, options_);
     }
     best.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -337,13 +331,6 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
                 corners.push_back(r.centre + right * (sx * hw) + down * (sy * hh));
         r.box = cv::boundingRect(corners) & cv::Rect(0, 0, bgr.cols, bgr.rows);
         return r;
-    };
-    auto clashes = [](const IndexReading& r, const std::vector<IndexReading>& kept) {
-        for (const IndexReading& k : kept) {
-            const cv::Point2f dd = k.centre - r.centre;
-            if (std::hypot(dd.x, dd.y) < 0.8f * std::max(r.scale, k.scale)) return true;
-        }
-        return false;
     };
     std::vector<IndexReading> found;
     std::vector<float> foundAsRead;

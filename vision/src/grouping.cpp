@@ -46,6 +46,12 @@ std::vector<IndexReading> pairedCorners(const std::vector<IndexReading>& unsure)
     return out;
 }
 
+bool cornersOfOneCard(const IndexReading& a, const IndexReading& b) {
+    if (!(a.face == b.face)) return false;
+    const cv::Point2f d = a.centre - b.centre;
+    return std::hypot(d.x, d.y) < 9.f * std::max(a.scale, b.scale) || oppositeCorners(a, b);
+}
+
 std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
                                        const std::vector<CardOutline>& outlines) {
     const std::size_t n = indices.size();
@@ -81,11 +87,8 @@ std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = i + 1; j < n; ++j) {
             if (!(indices[i].face == indices[j].face)) continue;
-            bool sameQuad = quadOf[i] >= 0 && quadOf[i] == quadOf[j];
-            float reach = 9.f * std::max(indices[i].scale, indices[j].scale);
-            cv::Point2f d = indices[i].centre - indices[j].centre;
-            if (sameQuad || std::hypot(d.x, d.y) < reach || oppositeCorners(indices[i], indices[j]))
-                parent[find(i)] = find(j);
+            const bool sameQuad = quadOf[i] >= 0 && quadOf[i] == quadOf[j];
+            if (sameQuad || cornersOfOneCard(indices[i], indices[j])) parent[find(i)] = find(j);
         }
     }
     std::vector<DetectedCard> cards;

@@ -164,6 +164,10 @@ bool oppositeCorners(const IndexReading& a, const IndexReading& b);
 // 1 - (1 - p1)(1 - p2) (the largest over its pairs).
 std::vector<IndexReading> pairedCorners(const std::vector<IndexReading>& unsure);
 
+// True when a and b read one face and lie as groupIndices takes one card's corners to lie (within 9
+// rank-to-pip distances of each other, or at opposite corners), outlines aside.
+bool cornersOfOneCard(const IndexReading& a, const IndexReading& b);
+
 std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
                                        const std::vector<CardOutline>& outlines);
 
