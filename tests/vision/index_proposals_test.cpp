@@ -141,6 +141,45 @@ TEST(IndexProposals, PatchesEqualTheSampleBySampleDefinition) {
         }
 }
 
+// The proposals give every pair of blobs both ways round, one after the other; one cut serves both
+// (cutIndexPatchPair). Each of its patches is cutIndexPatch's within a grey level (the same
+// sampling points, reached by other float sums), and almost every pixel is equal: noise and smooth
+// pictures, both polarities, inside the picture and across its borders.
+TEST(IndexProposals, APairsTwoPatchesComeFromOneCut) {
+    cv::RNG rng(12);
+    std::size_t pixels = 0, differing = 0;
+    for (bool smooth : {false, true}) {
+        cv::Mat g(576, 1024, CV_8U);
+        rng.fill(g, cv::RNG::UNIFORM, 0, 256);
+        if (smooth) cv::GaussianBlur(g, g, cv::Size(0, 0), 4.0);
+        const ProposalPyramid pyr = buildPyramid(g);
+        for (int i = 0; i < 2000; ++i) {
+            const cv::Point2f a(rng.uniform(-20.f, 1044.f), rng.uniform(-20.f, 596.f));
+            const float len = float(std::exp(rng.uniform(std::log(3.0), std::log(150.0))));
+            const float angle = rng.uniform(0.f, float(2 * CV_PI));
+            const IndexCandidate c{a, a + cv::Point2f(std::cos(angle), std::sin(angle)) * len,
+                                   rng.uniform(0, 2) == 1};
+            const IndexCandidate r{c.b, c.a, c.invert};
+            ASSERT_TRUE(reversedPair(c, r));
+            const auto [ab, ba] = cutIndexPatchPair(pyr, c);
+            for (const auto& [got, want] :
+                 {std::pair{ab, cutIndexPatch(pyr, c)}, std::pair{ba, cutIndexPatch(pyr, r)}}) {
+                ASSERT_EQ(got.size(), want.size());
+                ASSERT_TRUE(got.isContinuous());
+                ASSERT_LE(cv::norm(got, want, cv::NORM_INF), 1.0)
+                    << "candidate " << c.a << " -> " << c.b;
+                pixels += got.total();
+                differing += std::size_t(cv::countNonZero(got != want));
+            }
+        }
+    }
+    EXPECT_LT(double(differing), 0.01 * double(pixels)) << differing << " of " << pixels;
+    // not a pair: another polarity, or a candidate sharing one blob only
+    EXPECT_FALSE(reversedPair({{1, 2}, {3, 4}, false}, {{3, 4}, {1, 2}, true}));
+    EXPECT_FALSE(reversedPair({{1, 2}, {3, 4}, false}, {{3, 4}, {1, 5}, false}));
+    EXPECT_FALSE(reversedPair({{1, 2}, {3, 4}, false}, {{1, 2}, {3, 4}, false}));
+}
+
 // numpy.percentile of sorted values (linear interpolation between the two nearest)
 static double percentileOfSorted(const std::vector<std::uint8_t>& sorted, double q) {
     const std::size_t n = sorted.size();

@@ -259,7 +259,16 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr, params_);
     std::vector<cv::Mat> patches;
     patches.reserve(cands.size());
-    for (const IndexCandidate& c : cands) patches.push_back(cutIndexPatch(pyr, c, params_));
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+        if (i + 1 < cands.size() && reversedPair(cands[i], cands[i + 1])) {
+            auto [ab, ba] = cutIndexPatchPair(pyr, cands[i], params_);
+            patches.push_back(std::move(ab));
+            patches.push_back(std::move(ba));
+            ++i;
+        } else {
+            patches.push_back(cutIndexPatch(pyr, cands[i], params_));
+        }
+    }
     std::vector<PatchReading> readings = reader_.read(patches, options_.gateThreshold);
     const float inv = float(1.0 / scale);
     if (options_.suitFromInk && !colourless(bgr)) {

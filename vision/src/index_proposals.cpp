@@ -160,7 +160,13 @@ std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, c
     return out;
 }
 
-cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p) {
+namespace {
+
+// The samples of candidate c's patch grid (u, v) for u < pw, v < ph: patch pixel (u, v) at the
+// level position of the grid's own definition, so pw and ph may exceed the patch's size by one (the
+// pair's shared cut, cutIndexPatchPair). CV_8U, ph x pw.
+cv::Mat cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p,
+                int pw, int ph) {
     double d = std::hypot(double(c.b.x - c.a.x), double(c.b.y - c.a.y));
     int k = int(std::lround(std::log2(std::max(d, 1e-3) / p.idealDistance)));
     k = std::clamp(k, 0, int(pyr.levels.size()) - 1);
@@ -180,7 +186,6 @@ cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const
     const int W = src.cols, H = src.rows;
     const std::size_t step = src.step[0];
     const std::uint8_t* base = src.ptr<std::uint8_t>();
-    const int pw = p.patchWidth, ph = p.patchHeight;
     cv::Mat patch(ph, pw, CV_8U);
     // inside: every sample and its right/lower neighbour lie in the level (no clamping needed)
     bool inside = true;
@@ -269,6 +274,30 @@ cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const
         for (int u = 0; u < pw; ++u) out[u] = resT[u * rows8 + v];
     }
     return patch;
+}
+
+}  // namespace
+
+cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c,
+                      const ProposalParams& p) {
+    return cutGrid(pyr, c, p, p.patchWidth, p.patchHeight);
+}
+
+bool reversedPair(const IndexCandidate& c, const IndexCandidate& r) {
+    return c.a == r.b && c.b == r.a && c.invert == r.invert;
+}
+
+std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const IndexCandidate& c,
+                                              const ProposalParams& p) {
+    // The reversed candidate has the same middle and span with both axes turned: its patch pixel
+    // (u, v) lies where c's grid has (pw - u, ph - v). One grid a pixel wider and taller holds
+    // both.
+    const int pw = p.patchWidth, ph = p.patchHeight;
+    const cv::Mat grid = cutGrid(pyr, c, p, pw + 1, ph + 1);
+    std::pair<cv::Mat, cv::Mat> out;
+    out.first = grid(cv::Rect(0, 0, pw, ph)).clone();
+    cv::flip(grid(cv::Rect(1, 1, pw, ph)), out.second, -1);
+    return out;
 }
 
 }  // namespace nertz::vision

@@ -3,6 +3,7 @@
 // Twin of models/training/proposals.py: the classifier is trained on exactly these patches.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -55,5 +56,15 @@ std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, c
 
 // The upright patch (CV_8U, patchWidth x patchHeight, dark ink) of one candidate.
 cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p = {});
+
+// Whether r is c read the other way round (proposeIndexCandidates gives each pair of blobs so, one
+// after the other).
+bool reversedPair(const IndexCandidate& c, const IndexCandidate& r);
+
+// The patches of c and of c reversed, from one cut: the second is the first's grid, a pixel larger,
+// turned half a turn. Each equals cutIndexPatch's to within a grey level (the sampling positions
+// are the same points, reached by other float sums); most pixels are equal.
+std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const IndexCandidate& c,
+                                              const ProposalParams& p = {});
 
 }  // namespace nertz::vision
