@@ -162,11 +162,11 @@ std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, c
 
 namespace {
 
-// The samples of candidate c's patch grid (u, v) for u < pw, v < ph: patch pixel (u, v) at the
-// level position of the grid's own definition, so pw and ph may exceed the patch's size by one (the
-// pair's shared cut, cutIndexPatchPair). CV_8U, ph x pw.
-cv::Mat cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p,
-                int pw, int ph) {
+// Candidate c's patch (pair false), or c's and its reversed candidate's (pair true: the grid is cut
+// a pixel wider and taller, and the reversed patch's pixel (u, v) is the grid's (pw - u, ph - v)).
+void cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p,
+             bool pair, cv::Mat& patch, cv::Mat* reversed = nullptr) {
+    const int pw = p.patchWidth + (pair ? 1 : 0), ph = p.patchHeight + (pair ? 1 : 0);
     double d = std::hypot(double(c.b.x - c.a.x), double(c.b.y - c.a.y));
     int k = int(std::lround(std::log2(std::max(d, 1e-3) / p.idealDistance)));
     k = std::clamp(k, 0, int(pyr.levels.size()) - 1);
@@ -186,7 +186,6 @@ cv::Mat cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const Propo
     const int W = src.cols, H = src.rows;
     const std::size_t step = src.step[0];
     const std::uint8_t* base = src.ptr<std::uint8_t>();
-    cv::Mat patch(ph, pw, CV_8U);
     // inside: every sample and its right/lower neighbour lie in the level (no clamping needed)
     bool inside = true;
     for (float u : {0.f, float(pw - 1)})
@@ -200,9 +199,12 @@ cv::Mat cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const Propo
     // kept column-major (sample (u, v) at u * rows8 + v, rows8: the rows padded to a multiple of 8):
     // coordinates and weights, then the four neighbours gathered, then the blend, then the transpose.
     const int rows8 = (ph + 7) / 8 * 8, n8 = pw * rows8;
-    cv::AutoBuffer<int, 4 * 1024> idxBuf(std::size_t(n8) * 4);
-    cv::AutoBuffer<float, 2 * 1024> fBuf(std::size_t(n8) * 2);
-    cv::AutoBuffer<std::uint8_t, 4 * 1024> pixBuf(std::size_t(n8) * 4);
+    // on the stack for the trained 24 x 40 patch and the pair's 25 x 41 grid (n8 1,200): a heap
+    // buffer of this size, taken and given back for every patch, costs page faults (glibc trims it)
+    constexpr std::size_t kOnStack = 25 * 48;
+    cv::AutoBuffer<int, 4 * kOnStack> idxBuf(std::size_t(n8) * 4);
+    cv::AutoBuffer<float, 2 * kOnStack> fBuf(std::size_t(n8) * 2);
+    cv::AutoBuffer<std::uint8_t, 4 * kOnStack> pixBuf(std::size_t(n8) * 4);
     int *xaT = idxBuf.data(), *xbT = xaT + n8, *yaT = xbT + n8, *ybT = yaT + n8;
     float *wxT = fBuf.data(), *wyT = wxT + n8;
     std::uint8_t *p00 = pixBuf.data(), *p01 = p00 + n8, *p10 = p01 + n8, *p11 = p10 + n8;
@@ -269,18 +271,27 @@ cv::Mat cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const Propo
         const cv::v_int32x4 lo = blend(at), hi = blend(at + 4);
         cv::v_pack_u_store(resT + at, cv::v_pack(lo, hi));
     }
-    for (int v = 0; v < ph; ++v) {
+    const int outW = p.patchWidth, outH = p.patchHeight;
+    patch.create(outH, outW, CV_8U);
+    for (int v = 0; v < outH; ++v) {
         std::uint8_t* out = patch.ptr<std::uint8_t>(v);
-        for (int u = 0; u < pw; ++u) out[u] = resT[u * rows8 + v];
+        for (int u = 0; u < outW; ++u) out[u] = resT[u * rows8 + v];
     }
-    return patch;
+    if (!pair || !reversed) return;
+    reversed->create(outH, outW, CV_8U);
+    for (int v = 0; v < outH; ++v) {
+        std::uint8_t* out = reversed->ptr<std::uint8_t>(v);
+        for (int u = 0; u < outW; ++u) out[u] = resT[(outW - u) * rows8 + (outH - v)];
+    }
 }
 
 }  // namespace
 
 cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c,
                       const ProposalParams& p) {
-    return cutGrid(pyr, c, p, p.patchWidth, p.patchHeight);
+    cv::Mat patch;
+    cutGrid(pyr, c, p, false, patch);
+    return patch;
 }
 
 bool reversedPair(const IndexCandidate& c, const IndexCandidate& r) {
@@ -292,11 +303,8 @@ std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const 
     // The reversed candidate has the same middle and span with both axes turned: its patch pixel
     // (u, v) lies where c's grid has (pw - u, ph - v). One grid a pixel wider and taller holds
     // both.
-    const int pw = p.patchWidth, ph = p.patchHeight;
-    const cv::Mat grid = cutGrid(pyr, c, p, pw + 1, ph + 1);
     std::pair<cv::Mat, cv::Mat> out;
-    out.first = grid(cv::Rect(0, 0, pw, ph)).clone();
-    cv::flip(grid(cv::Rect(1, 1, pw, ph)), out.second, -1);
+    cutGrid(pyr, c, p, true, out.first, &out.second);
     return out;
 }
 
