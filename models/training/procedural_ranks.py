@@ -11,7 +11,7 @@ out and drawn again from a TrueType or OpenType font picked at random (Debian's 
 in the glyph's own ink, at about its height, narrower or wider, bolder or not; the pip, the card and
 its art stay the design's own.
 
-usage: procedural_ranks.py ART OUT [--seed S] [--copies K] [--extra-art DIR ...]
+usage: procedural_ranks.py ART OUT [--seed S] [--copies K] [--extra-art DIR ...] [--upright]
 ART: the synth card-art cache (render_card_art.sh); --extra-art: render_kde_trimmed.py's folder.
 OUT gets font<K>-<design>/faces/<RANK><SUIT>.png for each train design (models/training/designs.json's
 held-out designs are never copied), laid out like the cache so that make_patches.py --extra-art reads
@@ -40,7 +40,10 @@ FONT_DIRS = ['/usr/share/fonts/truetype', '/usr/share/fonts/opentype']
 # symbol and dingbat faces, and script-specific Noto faces (no Latin capitals)
 SKIP = re.compile(r'(Dingbat|Symbol|D050000L|StandardSymbols|Math|Emoji|Noto(?!(Sans|Serif|SansMono|SerifDisplay|'
                   r'SansDisplay)-))', re.I)
-GLYPHS = 'A2345678910JQK'
+# --upright: book faces only, as printed on most cards' indices (no italic, script, mono, condensed,
+# extended, light or display cuts)
+NOT_UPRIGHT = re.compile(r'(Italic|Oblique|Ita|It\.|Script|Mono|Cond|Narrow|Ext|Light|Thin|Z003|Style|Display|'
+                         r'Heavy|ExtraBold|Demi)')
 
 
 def font_files():
@@ -157,9 +160,10 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--copies', type=int, default=1, help='copies of each design, each with its own fonts')
     ap.add_argument('--extra-art', action='append', default=[], help="render_kde_trimmed.py's folder; repeatable")
+    ap.add_argument('--upright', action='store_true', help='upright book faces only (NOT_UPRIGHT)')
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
-    fonts = [f for f in font_files() if usable(f)]
+    fonts = [f for f in font_files() if usable(f) and not (a.upright and NOT_UPRIGHT.search(os.path.basename(f)))]
     if not fonts:
         sys.exit('no usable fonts: install the font packages listed in this script\'s docstring')
     print(f'{len(fonts)} fonts: ' + ' '.join(os.path.basename(f) for f in fonts), file=sys.stderr)
