@@ -162,11 +162,12 @@ std::vector<IndexCandidate> proposeIndexCandidates(const ProposalPyramid& pyr, c
 
 namespace {
 
-// Candidate c's patch (pair false), or c's and its reversed candidate's (pair true: the grid is cut
-// a pixel wider and taller, and the reversed patch's pixel (u, v) is the grid's (pw - u, ph - v)).
+// Candidate c's patch; with reversed, also that of c read the other way round: the grid is then cut
+// a pixel wider and taller, and the reversed patch's pixel (u, v) is the grid's (pw - u, ph - v).
 void cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const ProposalParams& p,
-             bool pair, cv::Mat& patch, cv::Mat* reversed = nullptr) {
-    const int pw = p.patchWidth + (pair ? 1 : 0), ph = p.patchHeight + (pair ? 1 : 0);
+             cv::Mat& patch, cv::Mat* reversed = nullptr) {
+    const int grow = reversed ? 1 : 0;
+    const int pw = p.patchWidth + grow, ph = p.patchHeight + grow;
     double d = std::hypot(double(c.b.x - c.a.x), double(c.b.y - c.a.y));
     int k = int(std::lround(std::log2(std::max(d, 1e-3) / p.idealDistance)));
     k = std::clamp(k, 0, int(pyr.levels.size()) - 1);
@@ -277,7 +278,7 @@ void cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const Proposal
         std::uint8_t* out = patch.ptr<std::uint8_t>(v);
         for (int u = 0; u < outW; ++u) out[u] = resT[u * rows8 + v];
     }
-    if (!pair || !reversed) return;
+    if (!reversed) return;
     reversed->create(outH, outW, CV_8U);
     for (int v = 0; v < outH; ++v) {
         std::uint8_t* out = reversed->ptr<std::uint8_t>(v);
@@ -290,7 +291,7 @@ void cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const Proposal
 cv::Mat cutIndexPatch(const ProposalPyramid& pyr, const IndexCandidate& c,
                       const ProposalParams& p) {
     cv::Mat patch;
-    cutGrid(pyr, c, p, false, patch);
+    cutGrid(pyr, c, p, patch);
     return patch;
 }
 
@@ -304,7 +305,7 @@ std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const 
     // (u, v) lies where c's grid has (pw - u, ph - v). One grid a pixel wider and taller holds
     // both.
     std::pair<cv::Mat, cv::Mat> out;
-    cutGrid(pyr, c, p, true, out.first, &out.second);
+    cutGrid(pyr, c, p, out.first, &out.second);
     return out;
 }
 
