@@ -710,9 +710,8 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
                  cv::COLOR_BGR2GRAY);
     const ProposalParams params;
     const ProposalPyramid pyr = buildPyramid(gray, params);
-    std::vector<cv::Mat> patches;
-    for (const auto& c : proposeIndexCandidates(pyr, params))
-        patches.push_back(cutIndexPatch(pyr, c, params));
+    const std::vector<cv::Mat> patches =
+        cutIndexPatches(pyr, proposeIndexCandidates(pyr, params), params);
     ASSERT_GT(patches.size(), 500u);
     const auto a = split.read(patches), b = plain.read(patches), c = wrongTail.read(patches),
                n = narrow.read(patches);

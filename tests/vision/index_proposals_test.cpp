@@ -172,6 +172,12 @@ TEST(IndexProposals, APairsTwoPatchesComeFromOneCut) {
                 differing += std::size_t(cv::countNonZero(got != want));
             }
         }
+        // all of a picture's candidates, in their order (pairs and lone ones alike)
+        const std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr);
+        const std::vector<cv::Mat> all = cutIndexPatches(pyr, cands);
+        ASSERT_EQ(all.size(), cands.size());
+        for (std::size_t i = 0; i < cands.size(); ++i)
+            ASSERT_LE(cv::norm(all[i], cutIndexPatch(pyr, cands[i]), cv::NORM_INF), 1.0) << i;
     }
     EXPECT_LT(double(differing), 0.01 * double(pixels)) << differing << " of " << pixels;
     // not a pair: another polarity, or a candidate sharing one blob only

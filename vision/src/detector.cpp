@@ -257,18 +257,7 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     // 2. index candidates -> patches -> classifier
     ProposalPyramid pyr = buildPyramid(gray, params_);
     std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr, params_);
-    std::vector<cv::Mat> patches;
-    patches.reserve(cands.size());
-    for (std::size_t i = 0; i < cands.size(); ++i) {
-        if (i + 1 < cands.size() && reversedPair(cands[i], cands[i + 1])) {
-            auto [ab, ba] = cutIndexPatchPair(pyr, cands[i], params_);
-            patches.push_back(std::move(ab));
-            patches.push_back(std::move(ba));
-            ++i;
-        } else {
-            patches.push_back(cutIndexPatch(pyr, cands[i], params_));
-        }
-    }
+    std::vector<cv::Mat> patches = cutIndexPatches(pyr, cands, params_);
     std::vector<PatchReading> readings = reader_.read(patches, options_.gateThreshold);
     const float inv = float(1.0 / scale);
     if (options_.suitFromInk && !colourless(bgr)) {

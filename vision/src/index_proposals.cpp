@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
@@ -200,8 +201,8 @@ void cutGrid(const ProposalPyramid& pyr, const IndexCandidate& c, const Proposal
     // kept column-major (sample (u, v) at u * rows8 + v, rows8: the rows padded to a multiple of 8):
     // coordinates and weights, then the four neighbours gathered, then the blend, then the transpose.
     const int rows8 = (ph + 7) / 8 * 8, n8 = pw * rows8;
-    // on the stack for the trained 24 x 40 patch and the pair's 25 x 41 grid (n8 1,200): a heap
-    // buffer of this size, taken and given back for every patch, costs page faults (glibc trims it)
+    // on the stack for the trained 24 x 40 patch and also for the pair's 25 x 41 grid (n8 1,200), so
+    // that no cut of the live path takes memory from the heap for its work
     constexpr std::size_t kOnStack = 25 * 48;
     cv::AutoBuffer<int, 4 * kOnStack> idxBuf(std::size_t(n8) * 4);
     cv::AutoBuffer<float, 2 * kOnStack> fBuf(std::size_t(n8) * 2);
@@ -301,12 +302,27 @@ bool reversedPair(const IndexCandidate& c, const IndexCandidate& r) {
 
 std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const IndexCandidate& c,
                                               const ProposalParams& p) {
-    // The reversed candidate has the same middle and span with both axes turned: its patch pixel
-    // (u, v) lies where c's grid has (pw - u, ph - v). One grid a pixel wider and taller holds
-    // both.
+    // the reversed candidate has the same middle and span with both axes turned (cutGrid)
     std::pair<cv::Mat, cv::Mat> out;
     cutGrid(pyr, c, p, out.first, &out.second);
     return out;
+}
+
+std::vector<cv::Mat> cutIndexPatches(const ProposalPyramid& pyr, const std::vector<IndexCandidate>& cands,
+                                     const ProposalParams& p) {
+    std::vector<cv::Mat> patches;
+    patches.reserve(cands.size());
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+        if (i + 1 < cands.size() && reversedPair(cands[i], cands[i + 1])) {
+            auto [ab, ba] = cutIndexPatchPair(pyr, cands[i], p);
+            patches.push_back(std::move(ab));
+            patches.push_back(std::move(ba));
+            ++i;
+        } else {
+            patches.push_back(cutIndexPatch(pyr, cands[i], p));
+        }
+    }
+    return patches;
 }
 
 }  // namespace nertz::vision

@@ -67,4 +67,9 @@ bool reversedPair(const IndexCandidate& c, const IndexCandidate& r);
 std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const IndexCandidate& c,
                                               const ProposalParams& p = {});
 
+// The patches of all candidates, in their order: a candidate followed by its reversed one is cut
+// once for both (cutIndexPatchPair), any other alone (cutIndexPatch).
+std::vector<cv::Mat> cutIndexPatches(const ProposalPyramid& pyr, const std::vector<IndexCandidate>& cands,
+                                     const ProposalParams& p = {});
+
 }  // namespace nertz::vision
