@@ -94,26 +94,22 @@ def pip_component(card, centre):
     return mask, st[k][:4], ink
 
 
-def redraw(rng, card, centre, kind):
-    """Paints the pip at centre out (with the paper around it) and draws a new one of kind 'C' or 'S'
-    in its box. Returns False when no pip is there."""
-    found = pip_component(card, centre)
-    if found is None:
-        return False
-    mask, (x, y, w, h), ink = found
+def paint_out(card, mask):
+    """Paints the masked ink of a BGRA card out with the paper around it (a ring beyond the ink grown
+    by a pixel). Returns the painted pixels."""
     grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     ring = cv2.dilate(grown.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     ring &= ~grown
     paper = np.median(card[ring], axis=0) if ring.any() else np.array([255, 255, 255, 255])
     card[grown] = paper
-    # the new pip: the old box, a little narrower or wider, bottom-aligned
-    nw = max(3, int(round(w * rng.uniform(0.85, 1.1))))
-    nh = max(3, int(round(h * rng.uniform(0.9, 1.05))))
-    x0 = int(round(x + (w - nw) / 2))
-    y0 = y + h - nh
-    shape = club_mask(rng, nw, nh) if kind == 'C' else spade_mask(rng, nw, nh)
+    return grown
+
+
+def stamp(card, shape, x0, y0, ink):
+    """Blends coverage mask shape (uint8 0..255) into the BGRA card at (x0, y0) in the BGR ink.
+    Returns False when none of it falls on the card."""
     H, W = card.shape[:2]
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + nw), min(H, y0 + nh)
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + shape.shape[1]), min(H, y0 + shape.shape[0])
     if xb <= xa or yb <= ya:
         return False
     s = shape[ya - y0:yb - y0, xa - x0:xb - x0].astype(np.float32)[..., None] / 255
@@ -121,6 +117,44 @@ def redraw(rng, card, centre, kind):
     inked = np.concatenate([np.broadcast_to(ink, region[..., :3].shape), np.full(region[..., 3:].shape, 255.0)], 2)
     card[ya:yb, xa:xb] = (region * (1 - s) + inked * s).astype(np.uint8)
     return True
+
+
+def redraw(rng, card, centre, kind):
+    """Paints the pip at centre out (with the paper around it) and draws a new one of kind 'C' or 'S'
+    in its box. Returns False when no pip is there."""
+    found = pip_component(card, centre)
+    if found is None:
+        return False
+    mask, (x, y, w, h), ink = found
+    paint_out(card, mask)
+    # the new pip: the old box, a little narrower or wider, bottom-aligned
+    nw = max(3, int(round(w * rng.uniform(0.85, 1.1))))
+    nh = max(3, int(round(h * rng.uniform(0.9, 1.05))))
+    x0 = int(round(x + (w - nw) / 2))
+    y0 = y + h - nh
+    shape = club_mask(rng, nw, nh) if kind == 'C' else spade_mask(rng, nw, nh)
+    return stamp(card, shape, x0, y0, ink)
+
+
+def design_copies(roots, copies, prefix, out):
+    """For each copy and each train design (of the card-art folders roots, the first holding a name
+    winning): (copy, name, its 52 BGRA faces by class, the output faces folder, made). Designs whose
+    faces are incomplete are skipped with a message."""
+    where = {}
+    for root in roots:
+        for d in sorted(os.listdir(root)):
+            if os.path.isdir(os.path.join(root, d, 'faces')) and d not in where:
+                where[d] = root
+    names = sorted(n for n in where if n not in mp.NEVER and n not in mp.HELD_OUT_DESIGNS)
+    for copy in range(copies):
+        for n in names:
+            cells = mp.load_cardart(os.path.join(where[n], n))
+            if cells is None:
+                print(f'{n}: incomplete, skipped', file=sys.stderr)
+                continue
+            outdir = os.path.join(out, f'{prefix}{copy}-{n}', 'faces')
+            os.makedirs(outdir, exist_ok=True)
+            yield copy, n, cells, outdir
 
 
 def court_frame(rng, card, info, pip_box, inner_pip):
@@ -176,41 +210,32 @@ def main():
                          "index and a larger pip inside it (court_frame())")
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
-    names = sorted(d for d in os.listdir(a.art) if os.path.isdir(os.path.join(a.art, d, 'faces')))
-    names = [n for n in names if n not in mp.NEVER and n not in mp.HELD_OUT_DESIGNS]
-    for copy in range(a.copies):
-        for n in names:
-            cells = mp.load_cardart(os.path.join(a.art, n))
-            if cells is None:
-                print(f'{n}: incomplete, skipped', file=sys.stderr)
-                continue
-            outdir = os.path.join(a.out, f'proc{copy}-{n}', 'faces')
-            os.makedirs(outdir, exist_ok=True)
-            redrawn = 0
-            for s in range(4):
-                for r in range(13):
-                    card = cells[mp.class_index(r, s)].copy()
-                    suit = mp.SUITS[s]
-                    if suit in 'CS':
-                        info = index_of(card)
-                        if info is not None:
-                            pip = info[1]
-                            ok = redraw(rng, card, pip, suit)
-                            # the bottom-right index: at the same place once the card is turned half a turn
-                            turned = np.ascontiguousarray(card[::-1, ::-1])
-                            if ok and redraw(rng, turned, pip, suit):
-                                card = np.ascontiguousarray(turned[::-1, ::-1])
-                            redrawn += ok
-                    if r >= 10 and rng.random() < a.court_frames:
-                        info = index_of(card)
-                        found = pip_component(card, info[1]) if info is not None else None
-                        if found is not None:
-                            mask, (x, y, w, h), _ = found
-                            crop = card[y:y + h, x:x + w].copy()
-                            crop[..., 3] = np.where(mask[y:y + h, x:x + w], 255, 0).astype(np.uint8)
-                            court_frame(rng, card, info, (x, y, w, h), crop)
-                    cv2.imwrite(os.path.join(outdir, mp.RANKS[r] + suit + '.png'), card)
-            print(f'proc{copy}-{n}: {redrawn}/26 black index pips redrawn', file=sys.stderr)
+    for copy, n, cells, outdir in design_copies([a.art], a.copies, 'proc', a.out):
+        redrawn = 0
+        for s in range(4):
+            for r in range(13):
+                card = cells[mp.class_index(r, s)].copy()
+                suit = mp.SUITS[s]
+                if suit in 'CS':
+                    info = index_of(card)
+                    if info is not None:
+                        pip = info[1]
+                        ok = redraw(rng, card, pip, suit)
+                        # the bottom-right index: at the same place once the card is turned half a turn
+                        turned = np.ascontiguousarray(card[::-1, ::-1])
+                        if ok and redraw(rng, turned, pip, suit):
+                            card = np.ascontiguousarray(turned[::-1, ::-1])
+                        redrawn += ok
+                if r >= 10 and rng.random() < a.court_frames:
+                    info = index_of(card)
+                    found = pip_component(card, info[1]) if info is not None else None
+                    if found is not None:
+                        mask, (x, y, w, h), _ = found
+                        crop = card[y:y + h, x:x + w].copy()
+                        crop[..., 3] = np.where(mask[y:y + h, x:x + w], 255, 0).astype(np.uint8)
+                        court_frame(rng, card, info, (x, y, w, h), crop)
+                cv2.imwrite(os.path.join(outdir, mp.RANKS[r] + suit + '.png'), card)
+        print(f'proc{copy}-{n}: {redrawn}/26 black index pips redrawn', file=sys.stderr)
 
 
 if __name__ == '__main__':

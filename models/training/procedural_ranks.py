@@ -34,7 +34,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 import make_patches as mp
-from procedural_pips import index_of
+from procedural_pips import design_copies, index_of, paint_out, stamp
 
 FONT_DIRS = ['/usr/share/fonts/truetype', '/usr/share/fonts/opentype']
 # symbol and dingbat faces, and script-specific Noto faces (no Latin capitals)
@@ -100,29 +100,6 @@ def rank_mask(card, centres):
     return mask if mask.any() else None
 
 
-def paint_out(card, mask):
-    """Paints the masked ink out with the paper around it; returns its box and median ink (BGR)."""
-    ys, xs = np.nonzero(mask)
-    ink = np.median(card[:, :, :3][mask], axis=0)
-    grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    ring = (cv2.dilate(grown.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~grown
-    paper = np.median(card[ring], axis=0) if ring.any() else np.array([255, 255, 255, 255])
-    card[grown] = paper
-    return (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)), ink
-
-
-def stamp(card, shape, x0, y0, ink):
-    """Blends coverage mask shape into card at (x0, y0) in the given ink."""
-    H, W = card.shape[:2]
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + shape.shape[1]), min(H, y0 + shape.shape[0])
-    if xb <= xa or yb <= ya:
-        return
-    s = shape[ya - y0:yb - y0, xa - x0:xb - x0].astype(np.float32)[..., None] / 255
-    region = card[ya:yb, xa:xb].astype(np.float32)
-    inked = np.concatenate([np.broadcast_to(ink, region[..., :3].shape), np.full(region[..., 3:].shape, 255.0)], 2)
-    card[ya:yb, xa:xb] = (region * (1 - s) + inked * s).astype(np.uint8)
-
-
 def new_glyph(rng, fonts, rank, box):
     """The rank drawn in a random font, sized to box (x, y, w, h) of the old glyph: height 0.85-1.15 of
     it, width as the font draws it times 0.75-1.3 (at most 1.8 times the old width)."""
@@ -139,19 +116,17 @@ def new_glyph(rng, fonts, rank, box):
         th = max(4, int(round(h * rng.uniform(0.85, 1.15))))
         tw = g.shape[1] * th / g.shape[0] * rng.uniform(0.75, 1.3)
         tw = max(3, int(round(min(tw, 1.8 * w))))
-        return cv2.resize(g, (tw, th), interpolation=cv2.INTER_AREA), os.path.basename(path)
-    return None, None
+        return cv2.resize(g, (tw, th), interpolation=cv2.INTER_AREA)
+    return None
 
 
-def redraw(card, centres, shape):
-    """Replaces the rank glyph at centres by shape: bottom on the old glyph's bottom (the gap to the pip
-    kept), centred on its middle. Returns False when the glyph is not found."""
-    mask = rank_mask(card, centres)
-    if mask is None:
-        return False
-    (x, y, w, h), ink = paint_out(card, mask)
+def redraw(card, mask, shape):
+    """Replaces the rank glyph of mask (rank_mask) by shape: bottom on the old glyph's bottom (the gap to
+    the pip kept), centred on its middle."""
+    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    ink = np.median(card[:, :, :3][mask], axis=0)
+    paint_out(card, mask)
     stamp(card, shape, int(round(x + w / 2 - shape.shape[1] / 2)), y + h - shape.shape[0], ink)
-    return True
 
 
 def main():
@@ -167,36 +142,26 @@ def main():
     if not fonts:
         sys.exit('no usable fonts: install the font packages listed in this script\'s docstring')
     print(f'{len(fonts)} fonts: ' + ' '.join(os.path.basename(f) for f in fonts), file=sys.stderr)
-    where = {}
-    for root in [a.art] + a.extra_art:
-        for d in sorted(os.listdir(root)):
-            if os.path.isdir(os.path.join(root, d, 'faces')) and d not in where:
-                where[d] = root
-    names = sorted(n for n in where if n not in mp.NEVER and n not in mp.HELD_OUT_DESIGNS)
-    for copy in range(a.copies):
-        for n in names:
-            cells = mp.load_cardart(os.path.join(where[n], n))
-            if cells is None:
-                print(f'{n}: incomplete, skipped', file=sys.stderr)
-                continue
-            outdir = os.path.join(a.out, f'font{copy}-{n}', 'faces')
-            os.makedirs(outdir, exist_ok=True)
-            redrawn = 0
-            for s in range(4):
-                for r in range(13):
-                    card = cells[mp.class_index(r, s)].copy()
-                    info = index_of(card)
-                    mask = rank_mask(card, info[0]) if info is not None else None
-                    if mask is not None:
-                        shape, _ = new_glyph(rng, fonts, mp.RANKS[r], cv2.boundingRect(mask.astype(np.uint8)))
-                        if shape is not None and redraw(card, info[0], shape):
-                            redrawn += 1
-                            # the bottom-right index: at the same place once the card is turned half a turn
-                            turned = np.ascontiguousarray(card[::-1, ::-1])
-                            if redraw(turned, info[0], shape):
-                                card = np.ascontiguousarray(turned[::-1, ::-1])
-                    cv2.imwrite(os.path.join(outdir, mp.RANKS[r] + mp.SUITS[s] + '.png'), card)
-            print(f'font{copy}-{n}: {redrawn}/52 rank glyphs redrawn', file=sys.stderr)
+    for copy, n, cells, outdir in design_copies([a.art] + a.extra_art, a.copies, 'font', a.out):
+        redrawn = 0
+        for s in range(4):
+            for r in range(13):
+                card = cells[mp.class_index(r, s)].copy()
+                info = index_of(card)
+                mask = rank_mask(card, info[0]) if info is not None else None
+                if mask is not None:
+                    shape = new_glyph(rng, fonts, mp.RANKS[r], cv2.boundingRect(mask.astype(np.uint8)))
+                    if shape is not None:
+                        redraw(card, mask, shape)
+                        redrawn += 1
+                        # the bottom-right index: at the same place once the card is turned half a turn
+                        turned = np.ascontiguousarray(card[::-1, ::-1])
+                        turned_mask = rank_mask(turned, info[0])
+                        if turned_mask is not None:
+                            redraw(turned, turned_mask, shape)
+                            card = np.ascontiguousarray(turned[::-1, ::-1])
+                cv2.imwrite(os.path.join(outdir, mp.RANKS[r] + mp.SUITS[s] + '.png'), card)
+        print(f'font{copy}-{n}: {redrawn}/52 rank glyphs redrawn', file=sys.stderr)
 
 
 if __name__ == '__main__':
