@@ -72,4 +72,18 @@ std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const 
 std::vector<cv::Mat> cutIndexPatches(const ProposalPyramid& pyr, const std::vector<IndexCandidate>& cands,
                                      const ProposalParams& p = {});
 
+// One 8-connected component of ink: bounding box, pixel count, centroid.
+struct InkComponent {
+    int x, y, width, height, area;
+    double cx, cy;
+};
+
+// The 8-connected components of a CV_8UC1 mask (nonzero: ink), joined from its runs of ink: the
+// same components, figures and order as cv::connectedComponentsWithStats(..., 8, CV_32S,
+// cv::CCL_GRANA) gives (labels 1..n), without a label per pixel (the proposals' masks are mostly
+// empty). With big, it becomes the mask (0 / 255, the size of mask) of the components whose longest
+// side exceeds bigSide.
+std::vector<InkComponent> inkComponents(const cv::Mat& mask, cv::Mat* big = nullptr,
+                                        int bigSide = 0);
+
 }  // namespace nertz::vision
