@@ -9,6 +9,7 @@ and each candidate patch is labelled with the card whose corner index it covers,
 
 usage: make_patches.py ART OUT.npz --scenes N --seed S [--designs train|heldout|a,b,...]
                        [--small-frac F] [--dark-frac F] [--split-levels L] [--min-blob0 B]
+                       [--after-gate GATE.onnx [--gate-threshold T]]
 ART: the synth generator's card-art cache (render_card_art.sh: GNOME and KDE designs, one folder per
 design, named as the generator names them; designs whose faces are incomplete are skipped).
 """
@@ -249,6 +250,19 @@ def zoom_cut(rng, gray, cands, patches, z):
     return out
 
 
+def passed_gate(gate, patches, threshold):
+    """The patches the gate net (softmax 2: not an index, index) passes at threshold; the others None."""
+    from train_index_cnn import normalise   # (torch only for this option)
+    out = list(patches)
+    for start in range(0, len(patches), 1024):
+        part = patches[start:start + 1024]
+        gate.setInput(np.ascontiguousarray(normalise(np.stack(part))[:, None]))
+        p = gate.forward().reshape(len(part), 2)[:, 1]
+        for k in np.flatnonzero(p < threshold):
+            out[start + int(k)] = None
+    return out
+
+
 def label_candidates(cands, cards, ids, scale_xy):
     """Class of each candidate (A centre, B centre): the card whose index it is, else 52."""
     sx, sy = scale_xy
@@ -291,9 +305,15 @@ def main():
                     help='pyramid levels whose oversized ink blobs are split (C++ ProposalParams::splitLevels)')
     ap.add_argument('--min-blob0', type=int, default=pr.MIN_BLOB0,
                     help='smallest blob at pyramid level 0 (C++ ProposalParams::minBlobLevel0)')
+    ap.add_argument('--after-gate', metavar='GATE.onnx',
+                    help='keep every candidate this gate passes (at --gate-threshold) instead of the positives '
+                         'and --neg-ratio sampled negatives: the patches the reader gets in the detector, the '
+                         'data of the second gate (train_gate2.py)')
+    ap.add_argument('--gate-threshold', type=float, default=0.3, help='with --after-gate (C++ DetectorOptions::gateThreshold)')
     a = ap.parse_args()
     pr.SPLIT_LEVELS, pr.MIN_BLOB0 = a.split_levels, a.min_blob0
     rng = np.random.default_rng(a.seed)
+    gate = cv2.dnn.readNetFromONNX(a.after_gate) if a.after_gate else None
     if not os.path.isfile(os.path.join(a.art, 'manifest.json')):
         sys.exit(f'{a.art}: no card-art cache (render it with render_card_art.sh)')
     names = sorted(d for d in os.listdir(a.art) if os.path.isdir(os.path.join(a.art, d, 'faces')))
@@ -341,8 +361,10 @@ def main():
             nneg = min(len(neg), max(4, int(a.neg_ratio * max(len(pos), 1))))
             keep = pos + [int(k) for k in rng.choice(neg, nneg, replace=False)] if neg else pos
             sel['labels'] = labels
-            return keep
+            return keep if gate is None else range(len(cands))
         cands, patches = pr.propose(gray, select)
+        if gate is not None and patches:
+            patches = passed_gate(gate, patches, a.gate_threshold)
         if a.zoom_jitter > 0:
             patches = zoom_cut(rng, gray, cands, patches, a.zoom_jitter)
         for k, p in enumerate(patches):

@@ -25,6 +25,8 @@ namespace detail {  // index_reader_avx2.cpp
 void firstBlockAvx2(const float* in, const float* w, const float* b, float* out);
 void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
               float* logits);
+void gateAvx2x8(const float* in, const float* w1t, const float* b1, const float* w2,
+                const float* b2, float* logits);
 }  // namespace detail
 #endif
 
@@ -286,19 +288,25 @@ struct IndexReader::Impl {
     cv::Mat g1t, gb1, g2, gb2;
     void (*gateFn)(const float*, const float*, const float*, const float*, const float*,
                    float*) = gateBlock;
+    // the same for eight consecutive patches at once, where there is such a version (AVX2)
+    void (*gateFn8)(const float*, const float*, const float*, const float*, const float*,
+                    float*) = nullptr;
 
     // n x 2 gate probabilities ("not an index", "index") of the normalised patches
     cv::Mat gateRows(const cv::Mat& all, int h, int w) {
         if (!ownGate || h != kPatchRows || w != kPatchCols)
             return forward(gate, all, nullptr, h, w);
         cv::Mat out(all.rows, 2, CV_32F);
-        for (int k = 0; k < all.rows; ++k) {
-            float z[2];
-            gateFn(all.ptr<float>(k), g1t.ptr<float>(), gb1.ptr<float>(), g2.ptr<float>(),
-                   gb2.ptr<float>(), z);
-            const float p1 = 1.f / (1.f + std::exp(z[0] - z[1]));
-            out.at<float>(k, 0) = 1.f - p1;
-            out.at<float>(k, 1) = p1;
+        float z[16];
+        for (int k = 0; k < all.rows;) {
+            const int m = gateFn8 && k + 8 <= all.rows ? 8 : 1;  // (all's rows are contiguous)
+            (m == 8 ? gateFn8 : gateFn)(all.ptr<float>(k), g1t.ptr<float>(), gb1.ptr<float>(),
+                                        g2.ptr<float>(), gb2.ptr<float>(), z);
+            for (int j = 0; j < m; ++j, ++k) {
+                const float p1 = 1.f / (1.f + std::exp(z[2 * j] - z[2 * j + 1]));
+                out.at<float>(k, 0) = 1.f - p1;
+                out.at<float>(k, 1) = p1;
+            }
         }
         return out;
     }
@@ -339,7 +347,10 @@ IndexReader::IndexReader(const std::string& modelDir, bool wideSimd)
     // test batch.
     if (gateWeights(impl_->gate, impl_->g1t, impl_->gb1, impl_->g2, impl_->gb2)) {
 #ifdef NERTZ_READER_AVX2
-        if (avx2) impl_->gateFn = detail::gateAvx2;
+        if (avx2) {
+            impl_->gateFn = detail::gateAvx2;
+            impl_->gateFn8 = detail::gateAvx2x8;
+        }
 #endif
         const cv::Mat probe = probeBatch(54321, false);
         const cv::Mat theirs = forward(impl_->gate, probe, nullptr, kPatchRows, kPatchCols);

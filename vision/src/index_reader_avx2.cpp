@@ -61,4 +61,33 @@ void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w
     }
 }
 
+// The gate for eight patches at once (their 40x24 normalised patches at in + j * 960): each
+// weight of the first layer is loaded once for the eight, not once a patch (a patch's 46 KB of
+// weights do not stay in the level-1 cache), and eight sums are in flight instead of six. Each
+// patch's sums are taken in gateAvx2's order: the same logits, bit for bit. logits: 8 x 2.
+void gateAvx2x8(const float* in, const float* w1t, const float* b1, const float* w2,
+                const float* b2, float* logits) {
+    constexpr int kN = 8;
+    alignas(32) float pooled[kN][240];
+    for (int j = 0; j < kN; ++j) averagePool2x2(in + j * 960, pooled[j]);
+    alignas(32) float hidden[kN][48];
+    for (int k = 0; k < 6; ++k) {
+        __m256 acc[kN];
+        for (int j = 0; j < kN; ++j) acc[j] = _mm256_loadu_ps(b1 + 8 * k);
+        for (int i = 0; i < 240; ++i) {
+            const __m256 wv = _mm256_loadu_ps(w1t + i * 48 + 8 * k);
+            for (int j = 0; j < kN; ++j)
+                acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(pooled[j][i]), wv, acc[j]);
+        }
+        for (int j = 0; j < kN; ++j)
+            _mm256_store_ps(hidden[j] + 8 * k, _mm256_max_ps(acc[j], _mm256_setzero_ps()));
+    }
+    for (int j = 0; j < kN; ++j)
+        for (int o = 0; o < 2; ++o) {
+            float z = b2[o];
+            for (int q = 0; q < 48; ++q) z += w2[o * 48 + q] * hidden[j][q];
+            logits[j * 2 + o] = z;
+        }
+}
+
 }  // namespace nertz::vision::detail
