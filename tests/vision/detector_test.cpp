@@ -764,6 +764,44 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     EXPECT_LT(near, 3);
 }
 
+// The gate reads every candidate from its half-resolution patch (the full patch's even samples,
+// stretched by their own percentiles) instead of the full patch averaged over 2 x 2: it must still
+// pass what the reader reads surely, and still drop most candidates. On three real photos (and
+// three held-out designs' synthetic scenes) every patch read at >= 0.9 passed (MODEL.md, "The gate
+// from half-resolution patches").
+TEST(IndexReader, TheHalfResolutionGatePassesWhatTheReaderReadsSurely) {
+    NERTZ_REQUIRE_MODEL();
+    IndexReader reader(resolveModelDir());
+    ASSERT_TRUE(reader.ownGate());
+    const ProposalParams params;
+    int sure = 0, surePassed = 0;
+    std::size_t candidates = 0, passed = 0;
+    for (const std::string& image : {kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg",
+                                     kReal + "/webcam_table/images/WIN_20240627_11_37_46_Pro.jpg",
+                                     kReal + "/phone/images/IMG_7718.jpg"}) {
+        cv::Mat gray;
+        cv::cvtColor(loadImage(image), gray, cv::COLOR_BGR2GRAY);
+        const ProposalPyramid pyr = buildPyramid(gray, params);
+        const std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr, params);
+        const std::vector<float> gate =
+            reader.gateHalf(cutIndexPatches(pyr, cands, halfPatchParams(params)));
+        ASSERT_EQ(gate.size(), cands.size());
+        const std::vector<PatchReading> read = reader.read(cutIndexPatches(pyr, cands, params));
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            const bool pass = gate[i] >= DetectorOptions{}.gateThreshold;
+            passed += pass ? 1 : 0;
+            if (read[i].face && read[i].confidence >= 0.9f) {
+                ++sure;
+                surePassed += pass ? 1 : 0;
+            }
+        }
+        candidates += cands.size();
+    }
+    EXPECT_GT(sure, 20);
+    EXPECT_GE(surePassed, sure - sure / 50) << surePassed << " of " << sure;
+    EXPECT_LT(passed, candidates / 4) << passed << " of " << candidates;
+}
+
 TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
     CardScore s;
     std::map<std::string, long> conf;

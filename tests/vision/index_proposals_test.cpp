@@ -119,6 +119,39 @@ int expectSameComponents(const cv::Mat& mask, int bigSide, const std::string& wh
 
 }  // namespace
 
+// The gate's half-resolution patches (halfPatchParams) are the full patches' samples at even
+// columns and rows: the same points, reached by other float sums (within a grey level), both ways
+// round a pair.
+TEST(IndexProposals, HalfPatchesAreTheFullPatchesEvenSamples) {
+    cv::Mat gray;
+    cv::cvtColor(loadImage(std::string(NERTZ_SHARED_DIR) +
+                           "/data/real-cards/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"),
+                 gray, cv::COLOR_BGR2GRAY);
+    const ProposalParams p;
+    const ProposalParams half = halfPatchParams(p);
+    EXPECT_EQ(half.patchWidth, 12);
+    EXPECT_EQ(half.patchHeight, 20);
+    const ProposalPyramid pyr = buildPyramid(gray, p);
+    const std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr, p);
+    const std::vector<cv::Mat> full = cutIndexPatches(pyr, cands, p),
+                               halves = cutIndexPatches(pyr, cands, half);
+    ASSERT_EQ(full.size(), halves.size());
+    ASSERT_GT(full.size(), 500u);
+    long differ = 0, all = 0;
+    for (std::size_t k = 0; k < full.size(); ++k) {
+        ASSERT_EQ(halves[k].size(), cv::Size(12, 20));
+        for (int v = 0; v < 20; ++v)
+            for (int u = 0; u < 12; ++u) {
+                const int d = std::abs(int(halves[k].at<std::uint8_t>(v, u)) -
+                                       int(full[k].at<std::uint8_t>(2 * v, 2 * u)));
+                ASSERT_LE(d, 1) << "candidate " << k << " at " << u << ", " << v;
+                differ += d ? 1 : 0;
+                ++all;
+            }
+    }
+    EXPECT_LT(differ, all / 100);
+}
+
 // The proposals join ink runs into components themselves (a label per pixel, as OpenCV writes it,
 // cost 2.6 ms a 1280x720 mask against 0.7 ms): they must be OpenCV's components, in OpenCV's order
 // (the blobs' order decides ties when they are sorted), on noise of every density, on shapes made

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <mutex>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <opencv2/imgproc.hpp>
 
@@ -14,8 +18,31 @@
 
 namespace nertz::vision {
 
+namespace {
+
+// A frame allocates and frees large buffers every time (the working copy, ink masks, patches, the
+// reader's batches: 0.2-6 MB each). glibc maps a block over its mmap threshold afresh each time
+// (the threshold starts at 128 KB and rises only to the largest block freed so far) and gives the
+// heap's top back beyond its trim threshold, so each frame paid page faults on fresh pages, and
+// the live path's time hung on which buffer happened to be the largest: the patches cut for the
+// gate at half resolution saved 4 ms a frame and cost 5 ms in faults (models/MODEL.md, "The gate
+// from half-resolution patches"). Once per process, blocks up to 32 MB (glibc's most) come from
+// the heap, and up to 128 MB of it is kept. (Any larger picture is still mapped and given back.)
+void keepFrameBuffers() {
+#if defined(__GLIBC__)
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TRIM_THRESHOLD, 128 << 20);
+    });
+#endif
+}
+
+}  // namespace
+
 Detector::Detector(DetectorOptions options)
     : options_(std::move(options)), reader_(resolveModelDir(options_.modelDir)) {
+    keepFrameBuffers();
     // OpenCV builds its Lab tables on a process's first Lab conversion (80-150 ms here): done while
     // loading, so that the first picture's time is its own
     if (options_.suitFromInk) colourless(cv::Mat(1, 1, CV_8UC3, cv::Scalar::all(0)));
@@ -239,6 +266,37 @@ Detection Detector::detect(const cv::Mat& image) {
     return best;
 }
 
+std::vector<PatchReading> Detector::readCandidates(const ProposalPyramid& pyr,
+                                                   const std::vector<IndexCandidate>& cands,
+                                                   std::vector<cv::Mat>& patches) {
+    // The gate reads every candidate at half resolution; only what it passes is cut in full and
+    // read (a frame's ~2,500 candidates, ~400 passed: the full cut and its normalising were a
+    // quarter of the live path's time).
+    std::vector<float> gate;
+    if (options_.gateThreshold > 0.f)
+        gate = reader_.gateHalf(cutIndexPatches(pyr, cands, halfPatchParams(params_)));
+    if (gate.empty()) {  // no gate, or not one computed here: full patches through read()
+        patches = cutIndexPatches(pyr, cands, params_);
+        return reader_.read(patches, options_.gateThreshold);
+    }
+    std::vector<std::size_t> passed;
+    std::vector<IndexCandidate> passedCands;
+    for (std::size_t i = 0; i < cands.size(); ++i)
+        if (gate[i] >= options_.gateThreshold) {
+            passed.push_back(i);
+            passedCands.push_back(cands[i]);
+        }
+    std::vector<cv::Mat> cut = cutIndexPatches(pyr, passedCands, params_);
+    const std::vector<PatchReading> read = reader_.read(cut, 0.f);
+    std::vector<PatchReading> readings(cands.size());
+    patches.assign(cands.size(), cv::Mat());
+    for (std::size_t k = 0; k < passed.size(); ++k) {
+        readings[passed[k]] = read[k];
+        patches[passed[k]] = std::move(cut[k]);
+    }
+    return readings;
+}
+
 Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* surest) {
     Detection result;
     result.width = bgr.cols;
@@ -257,8 +315,8 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     // 2. index candidates -> patches -> classifier
     ProposalPyramid pyr = buildPyramid(gray, params_);
     std::vector<IndexCandidate> cands = proposeIndexCandidates(pyr, params_);
-    std::vector<cv::Mat> patches = cutIndexPatches(pyr, cands, params_);
-    std::vector<PatchReading> readings = reader_.read(patches, options_.gateThreshold);
+    std::vector<cv::Mat> patches;
+    std::vector<PatchReading> readings = readCandidates(pyr, cands, patches);
     const float inv = float(1.0 / scale);
     if (options_.suitFromInk && !colourless(bgr)) {
         // the pip's ink in the picture as given (the working copy may be enlarged)

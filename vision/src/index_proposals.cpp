@@ -304,6 +304,13 @@ std::vector<cv::Mat> cutIndexPatches(const ProposalPyramid& pyr, const std::vect
     return patches;
 }
 
+ProposalParams halfPatchParams(const ProposalParams& p) {
+    ProposalParams half = p;
+    half.patchWidth = p.patchWidth / 2;
+    half.patchHeight = p.patchHeight / 2;
+    return half;
+}
+
 std::vector<InkComponent> inkComponents(const cv::Mat& mask, cv::Mat* big, int bigSide) {
     CV_Assert(mask.type() == CV_8UC1);
     struct Run {

@@ -23,9 +23,9 @@ namespace nertz::vision {
 #ifdef NERTZ_READER_AVX2
 namespace detail {  // index_reader_avx2.cpp
 void firstBlockAvx2(const float* in, const float* w, const float* b, float* out);
-void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
-              float* logits);
-void gateAvx2x8(const float* in, const float* w1t, const float* b1, const float* w2,
+void gateAvx2(const float* pooled, const float* w1t, const float* b1, const float* w2,
+              const float* b2, float* logits);
+void gateAvx2x8(const float* pooled, const float* w1t, const float* b1, const float* w2,
                 const float* b2, float* logits);
 }  // namespace detail
 #endif
@@ -183,13 +183,11 @@ void firstBlock(const float* in, const float* w, const float* b, float* out) {
         }
 }
 
-// The gate (2x2 average pool of the 40x24 patch to 20x12, 240 -> 48 with ReLU, 48 -> 2): its two
-// logits for one patch, with 4-lane universal intrinsics over the 48 hidden units. `w1t`: the first
-// layer's weights transposed (240 x 48); `w2`: the second's (2 x 48).
-void gateBlock(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
-               float* logits) {
-    alignas(16) float pooled[240];
-    detail::averagePool2x2(in, pooled);
+// The gate after its 2x2 average pool of the 40x24 patch (240 -> 48 with ReLU, 48 -> 2): its two
+// logits for one patch's pooled 20x12, with 4-lane universal intrinsics over the 48 hidden units.
+// `w1t`: the first layer's weights transposed (240 x 48); `w2`: the second's (2 x 48).
+void gateBlock(const float* pooled, const float* w1t, const float* b1, const float* w2,
+               const float* b2, float* logits) {
     cv::v_float32x4 acc[12];
     for (int k = 0; k < 12; ++k) acc[k] = cv::v_load(b1 + 4 * k);
     for (int i = 0; i < 240; ++i) {
@@ -296,11 +294,19 @@ struct IndexReader::Impl {
     cv::Mat gateRows(const cv::Mat& all, int h, int w) {
         if (!ownGate || h != kPatchRows || w != kPatchCols)
             return forward(gate, all, nullptr, h, w);
-        cv::Mat out(all.rows, 2, CV_32F);
+        cv::Mat pooled(all.rows, 240, CV_32F);
+        for (int k = 0; k < all.rows; ++k)
+            detail::averagePool2x2(all.ptr<float>(k), pooled.ptr<float>(k));
+        return pooledGateRows(pooled);
+    }
+
+    // n x 2 gate probabilities of patches already averaged to 20 x 12 (n x 240; ownGate)
+    cv::Mat pooledGateRows(const cv::Mat& pooled) const {
+        cv::Mat out(pooled.rows, 2, CV_32F);
         float z[16];
-        for (int k = 0; k < all.rows;) {
-            const int m = gateFn8 && k + 8 <= all.rows ? 8 : 1;  // (all's rows are contiguous)
-            (m == 8 ? gateFn8 : gateFn)(all.ptr<float>(k), g1t.ptr<float>(), gb1.ptr<float>(),
+        for (int k = 0; k < pooled.rows;) {
+            const int m = gateFn8 && k + 8 <= pooled.rows ? 8 : 1;  // (the rows are contiguous)
+            (m == 8 ? gateFn8 : gateFn)(pooled.ptr<float>(k), g1t.ptr<float>(), gb1.ptr<float>(),
                                         g2.ptr<float>(), gb2.ptr<float>(), z);
             for (int j = 0; j < m; ++j, ++k) {
                 const float p1 = 1.f / (1.f + std::exp(z[2 * j] - z[2 * j + 1]));
@@ -397,6 +403,19 @@ bool IndexReader::split() const {
 
 bool IndexReader::ownGate() const {
     return impl_->ownGate;
+}
+
+std::vector<float> IndexReader::gateHalf(const std::vector<cv::Mat>& halves) {
+    if (!impl_->ownGate) return {};
+    cv::Mat pooled(int(halves.size()), 240, CV_32F);
+    for (std::size_t k = 0; k < halves.size(); ++k) {
+        CV_Assert(halves[k].rows == kPatchRows / 2 && halves[k].cols == kPatchCols / 2);
+        normalisePatch(halves[k], pooled.ptr<float>(int(k)));
+    }
+    const cv::Mat p = impl_->pooledGateRows(pooled);
+    std::vector<float> out(halves.size());
+    for (std::size_t k = 0; k < halves.size(); ++k) out[k] = p.at<float>(int(k), 1);
+    return out;
 }
 
 std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,

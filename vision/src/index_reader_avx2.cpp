@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "index_reader_blocks.hpp"
-
 namespace nertz::vision::detail {
 
 void firstBlockAvx2(const float* in, const float* w, const float* b, float* out) {
@@ -37,12 +35,11 @@ void firstBlockAvx2(const float* in, const float* w, const float* b, float* out)
         }
 }
 
-// The gate (2x2 average pool to 20x12, 240 -> 48 ReLU, 48 -> 2): its two output logits for one
-// patch. `w1t` is the first layer's weights transposed (240 x 48), `w2` the second's (2 x 48).
-void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w2, const float* b2,
-              float* logits) {
-    alignas(32) float pooled[240];
-    averagePool2x2(in, pooled);
+// The gate after its 2x2 average pool (240 -> 48 ReLU, 48 -> 2): its two output logits for one
+// patch's pooled 20x12. `w1t` is the first layer's weights transposed (240 x 48), `w2` the
+// second's (2 x 48).
+void gateAvx2(const float* pooled, const float* w1t, const float* b1, const float* w2,
+              const float* b2, float* logits) {
     __m256 acc[6];
     for (int k = 0; k < 6; ++k) acc[k] = _mm256_loadu_ps(b1 + 8 * k);
     for (int i = 0; i < 240; ++i) {
@@ -61,15 +58,14 @@ void gateAvx2(const float* in, const float* w1t, const float* b1, const float* w
     }
 }
 
-// The gate for eight patches at once (their 40x24 normalised patches at in + j * 960): each
+// The gate for eight patches at once (their pooled 20x12 at in + j * 240): each
 // weight of the first layer is loaded once for the eight, not once a patch (a patch's 46 KB of
 // weights do not stay in the level-1 cache), and eight sums are in flight instead of six. Each
 // patch's sums are taken in gateAvx2's order: the same logits, bit for bit. logits: 8 x 2.
 void gateAvx2x8(const float* in, const float* w1t, const float* b1, const float* w2,
                 const float* b2, float* logits) {
     constexpr int kN = 8;
-    alignas(32) float pooled[kN][240];
-    for (int j = 0; j < kN; ++j) averagePool2x2(in + j * 960, pooled[j]);
+    const float(*pooled)[240] = reinterpret_cast<const float(*)[240]>(in);
     alignas(32) float hidden[kN][48];
     for (int k = 0; k < 6; ++k) {
         __m256 acc[kN];

@@ -135,6 +135,11 @@ class Detector {
     // surest: set to the mean of the 5 surest indices kept, as the reader read them (before a black
     // suit is read again): how surely the picture reads at this aspect.
     Detection detectAsGiven(const cv::Mat& bgr, double enlarge, float* surest = nullptr);
+    // Each candidate's reading (passedGate false where the gate dropped it); `patches` gets the
+    // full patches of those read (the others stay empty).
+    std::vector<PatchReading> readCandidates(const ProposalPyramid& pyr,
+                                             const std::vector<IndexCandidate>& cands,
+                                             std::vector<cv::Mat>& patches);
     // detectAsGiven, read again enlarged when its indices are small (smallIndexHeight).
     // notKept: the first reading where the second one is kept.
     Detection read(const cv::Mat& bgr, std::vector<Detection>& notKept);

@@ -72,6 +72,11 @@ std::pair<cv::Mat, cv::Mat> cutIndexPatchPair(const ProposalPyramid& pyr, const 
 std::vector<cv::Mat> cutIndexPatches(const ProposalPyramid& pyr, const std::vector<IndexCandidate>& cands,
                                      const ProposalParams& p = {});
 
+// The same proposals' patches at half resolution (patchWidth / 2 x patchHeight / 2): the full
+// patch's samples at even columns and rows, from the same cut (cutIndexPatches with these params).
+// The gate reads these (IndexReader::gateHalf); only the patches it passes are cut in full.
+ProposalParams halfPatchParams(const ProposalParams& p);
+
 // One 8-connected component of ink: bounding box, pixel count, centroid.
 struct InkComponent {
     int x, y, width, height, area;

@@ -66,6 +66,13 @@ class IndexReader {
     std::vector<PatchReading> read(const std::vector<cv::Mat>& patches, float gateThreshold = 0.f,
                                    cv::Range statsColumns = cv::Range::all());
 
+    // The gate's probability of "index" for each patch given at half resolution (12 x 20: the full
+    // patch's samples at even columns and rows, halfPatchParams), each stretched by its own
+    // percentiles, in place of the full patch averaged over 2 x 2 blocks (what the gate is trained
+    // on: models/MODEL.md, "The gate from half-resolution patches"). Empty when the gate is not
+    // computed here (ownGate() false): the caller then gates full patches through read().
+    std::vector<float> gateHalf(const std::vector<cv::Mat>& halves);
+
     // Whether the reader's first block is computed here and the rest by kIndexTailModelFile.
     bool split() const;
     // Whether the gate is computed here (from kGateModelFile's weights) rather than by dnn.
