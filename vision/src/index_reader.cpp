@@ -428,10 +428,15 @@ std::vector<PatchReading> IndexReader::read(const std::vector<cv::Mat>& patches,
         CV_Assert(patches[k].rows == h && patches[k].cols == w);
         normalisePatch(patches[k], all.ptr<float>(int(k)), statsColumns);
     }
-    cv::Mat gate = impl_->gateRows(all, h, w);  // n x 2
     std::vector<int> kept;
-    for (int k = 0; k < gate.rows; ++k)
-        if (gate.at<float>(k, 1) >= gateThreshold) kept.push_back(k);
+    if (gateThreshold > 0.f) {
+        cv::Mat gate = impl_->gateRows(all, h, w);  // n x 2
+        for (int k = 0; k < gate.rows; ++k)
+            if (gate.at<float>(k, 1) >= gateThreshold) kept.push_back(k);
+    } else {  // every probability passes 0: no need to compute them
+        kept.resize(patches.size());
+        std::iota(kept.begin(), kept.end(), 0);
+    }
     if (kept.empty()) return out;
     cv::Mat prob = impl_->readRows(all, kept, h, w);  // kept x 53
     for (std::size_t k = 0; k < kept.size(); ++k) {
