@@ -407,17 +407,18 @@ std::vector<InkComponent> inkComponents(const cv::Mat& mask, cv::Mat* big, int b
             {a.x0, a.y0, a.x1 - a.x0 + 1, a.y1 - a.y0 + 1, a.area, a.sx / a.area, a.sy / a.area});
     }
     if (big) {
+        std::vector<std::uint8_t> isBig(acc.size());
+        for (std::size_t c = 0; c < acc.size(); ++c)
+            isBig[c] = std::max(acc[c].x1 - acc[c].x0, acc[c].y1 - acc[c].y0) + 1 > bigSide;
         big->create(mask.size(), CV_8U);
         big->setTo(0);
         for (int y = 0; y < mask.rows; ++y) {
             std::uint8_t* row = big->ptr<std::uint8_t>(y);
-            for (int i = rowStart[std::size_t(y)]; i < rowStart[std::size_t(y) + 1]; ++i) {
-                const Acc& a = acc[std::size_t(compOf[std::size_t(i)])];
-                if (std::max(a.x1 - a.x0, a.y1 - a.y0) + 1 > bigSide) {
+            for (int i = rowStart[std::size_t(y)]; i < rowStart[std::size_t(y) + 1]; ++i)
+                if (isBig[std::size_t(compOf[std::size_t(i)])]) {
                     const Run& r = runs[std::size_t(i)];
                     std::memset(row + r.start, 255, std::size_t(r.end - r.start));
                 }
-            }
         }
     }
     return out;

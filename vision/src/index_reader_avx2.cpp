@@ -35,55 +35,47 @@ void firstBlockAvx2(const float* in, const float* w, const float* b, float* out)
         }
 }
 
-// The gate after its 2x2 average pool (240 -> 48 ReLU, 48 -> 2): its two output logits for one
-// patch's pooled 20x12. `w1t` is the first layer's weights transposed (240 x 48), `w2` the
-// second's (2 x 48).
-void gateAvx2(const float* pooled, const float* w1t, const float* b1, const float* w2,
-              const float* b2, float* logits) {
-    __m256 acc[6];
-    for (int k = 0; k < 6; ++k) acc[k] = _mm256_loadu_ps(b1 + 8 * k);
-    for (int i = 0; i < 240; ++i) {
-        const __m256 x = _mm256_set1_ps(pooled[i]);
-        const float* wr = w1t + i * 48;
-        for (int k = 0; k < 6; ++k)
-            acc[k] = _mm256_fmadd_ps(x, _mm256_loadu_ps(wr + 8 * k), acc[k]);
-    }
-    alignas(32) float hidden[48];
-    for (int k = 0; k < 6; ++k)
-        _mm256_store_ps(hidden + 8 * k, _mm256_max_ps(acc[k], _mm256_setzero_ps()));
-    for (int o = 0; o < 2; ++o) {
-        float z = b2[o];
-        for (int j = 0; j < 48; ++j) z += w2[o * 48 + j] * hidden[j];
-        logits[o] = z;
-    }
-}
+namespace {
 
-// The gate for eight patches at once (their pooled 20x12 at in + j * 240): each
-// weight of the first layer is loaded once for the eight, not once a patch (a patch's 46 KB of
-// weights do not stay in the level-1 cache), and eight sums are in flight instead of six. Each
-// patch's sums are taken in gateAvx2's order: the same logits, bit for bit. logits: 8 x 2.
-void gateAvx2x8(const float* in, const float* w1t, const float* b1, const float* w2,
-                const float* b2, float* logits) {
-    constexpr int kN = 8;
-    const float(*pooled)[240] = reinterpret_cast<const float(*)[240]>(in);
-    alignas(32) float hidden[kN][48];
+// The gate after its 2x2 average pool (240 -> 48 ReLU, 48 -> 2) for N patches at once (their pooled
+// 20x12 at pooled + j * 240): each weight of the first layer is loaded once for the N, not once a
+// patch, and N x 1 sums are in flight. Each patch's sums are taken in the same order whatever N,
+// so the logits are the same bit for bit. `w1t` is the first layer's weights transposed
+// (240 x 48), `w2` the second's (2 x 48); logits: N x 2.
+template <int N>
+void gateAvx2N(const float* pooled, const float* w1t, const float* b1, const float* w2,
+               const float* b2, float* logits) {
+    alignas(32) float hidden[N][48];
     for (int k = 0; k < 6; ++k) {
-        __m256 acc[kN];
-        for (int j = 0; j < kN; ++j) acc[j] = _mm256_loadu_ps(b1 + 8 * k);
+        __m256 acc[N];
+        for (int j = 0; j < N; ++j) acc[j] = _mm256_loadu_ps(b1 + 8 * k);
         for (int i = 0; i < 240; ++i) {
             const __m256 wv = _mm256_loadu_ps(w1t + i * 48 + 8 * k);
-            for (int j = 0; j < kN; ++j)
-                acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(pooled[j][i]), wv, acc[j]);
+            for (int j = 0; j < N; ++j)
+                acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(pooled[j * 240 + i]), wv, acc[j]);
         }
-        for (int j = 0; j < kN; ++j)
+        for (int j = 0; j < N; ++j)
             _mm256_store_ps(hidden[j] + 8 * k, _mm256_max_ps(acc[j], _mm256_setzero_ps()));
     }
-    for (int j = 0; j < kN; ++j)
+    for (int j = 0; j < N; ++j)
         for (int o = 0; o < 2; ++o) {
             float z = b2[o];
             for (int q = 0; q < 48; ++q) z += w2[o * 48 + q] * hidden[j][q];
             logits[j * 2 + o] = z;
         }
+}
+
+}  // namespace
+
+// one patch; eight at once (the gate's batches in IndexReader)
+void gateAvx2(const float* pooled, const float* w1t, const float* b1, const float* w2,
+              const float* b2, float* logits) {
+    gateAvx2N<1>(pooled, w1t, b1, w2, b2, logits);
+}
+
+void gateAvx2x8(const float* pooled, const float* w1t, const float* b1, const float* w2,
+                const float* b2, float* logits) {
+    gateAvx2N<8>(pooled, w1t, b1, w2, b2, logits);
 }
 
 }  // namespace nertz::vision::detail
