@@ -246,7 +246,10 @@ private slots:
 
     // Face-up cards in view during the back count (the lake's piles beside the sort): the face
     // reader tells them from backs, and they are left out of the count, which says so. Without it
-    // the lake frame's six face-up cards and the pips on them were ~45 unknown "backs".
+    // the lake frame's six face-up cards and the pips on them were ~45 unknown "backs". Since the
+    // back finder reads cards larger than its segmenter knows at a smaller working size
+    // (2026-11-25) it finds them as about one piece each (7, against 20 or more pieces before), all
+    // left out.
     void faceUpCardsInViewAreLeftOutOfTheBackCount() {
         RecognitionAnalyzer r;
         const std::vector<SeatBack> seats{{"Ann", QColor("#1565c0"), demoBackSignature(clip_, 0)},
@@ -258,7 +261,7 @@ private slots:
         const QString status = r.analyze(lake);
         const BackTally t = r.takeResult().value<BackTally>();
         qInfo("lake frame in the back count: %s", qPrintable(status));
-        QVERIFY2(t.faceUp >= 20, qPrintable(status));
+        QVERIFY2(t.faceUp >= 6, qPrintable(status));
         QVERIFY2(t.total() <= 5,
                  qPrintable(status));  // 0 with painted art, 3 with gnome-anglo (KD)
         QVERIFY(status.contains("face-up left out"));

@@ -846,11 +846,14 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
 // middle its offset points nearest to. Unlike the outline cuts of segmentPieces, a back's printed
 // pattern cannot cut a card in two, and the two showing parts of a card that another lies across
 // point at one middle. Returns the cards (rotated boxes around what shows of each) and a pixel of
-// each in `anchors`; `cardLong` as in segmentPieces.
+// each in `anchors`; `cardLong` as in segmentPieces. `claimed`: the share of `fg`'s pixels that
+// point at a middle (1 when `fg` is empty), how much of the card mask the instances explain.
 std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentation& seg,
                                         const BackFinderOptions& options, float fallbackCardLong,
-                                        float& cardLong, std::vector<cv::Point>& anchors) {
+                                        float& cardLong, std::vector<cv::Point>& anchors,
+                                        float& claimed) {
     std::vector<BackCandidate> out;
+    claimed = cv::countNonZero(fg) == 0 ? 1.f : 0.f;
     // middles: 3x3 local maxima above the threshold (a flat top gives one)
     cv::Mat peakMax;
     cv::dilate(seg.centre, peakMax, cv::Mat());
@@ -899,6 +902,8 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     // that point at no middle, and the other parts, are left over (a card whose middle was missed)
     std::vector<Blob> pieces;
     cv::Mat leftover = fg & (label < 0);
+    if (const int cardPixels = cv::countNonZero(fg); cardPixels > 0)
+        claimed = 1.f - float(cv::countNonZero(leftover)) / float(cardPixels);
     for (std::size_t k = 0; k < middles.size(); ++k) {
         const cv::Mat mine = label == int(k);
         std::vector<std::vector<cv::Point>> cs;
@@ -1242,6 +1247,33 @@ void showsByOverlap(const cv::Mat& bgr, std::vector<BackCandidate>& cards) {
 }
 
 // Fills the holes of a binary mask (everything inside an outer contour).
+// Drops the cards of rows (BackCandidate::inRow) whose showing part (`shows`, else the outline;
+// picture pixels) the card map (`cardProb`, CV_8U probability x 255 at the working size, `scale` of
+// the picture) covers by a mean probability under `minSupport`.
+void dropUnsupportedRows(std::vector<BackCandidate>& cards, const cv::Mat& cardProb, float scale,
+                         float minSupport) {
+    std::vector<std::vector<cv::Point>> poly(1);
+    const double least = double(minSupport) * 255.0;
+    const cv::Rect whole(0, 0, cardProb.cols, cardProb.rows);
+    std::erase_if(cards, [&](const BackCandidate& c) {
+        if (!c.inRow) return false;
+        poly[0].clear();
+        auto add = [&](cv::Point2f p) {
+            poly[0].emplace_back(int(std::lround(p.x * scale)), int(std::lround(p.y * scale)));
+        };
+        if (c.shows.empty())
+            for (const auto& p : c.quad) add(p);
+        else
+            for (const auto& p : c.shows) add(p);
+        const cv::Rect box = cv::boundingRect(poly[0]) & whole;
+        if (box.empty()) return false;
+        cv::Mat mask = cv::Mat::zeros(box.size(), CV_8U);
+        cv::fillPoly(mask, poly, cv::Scalar(255), cv::LINE_8, 0, -box.tl());
+        if (cv::countNonZero(mask) == 0) return false;  // too small to judge at the working size
+        return cv::mean(cardProb(box), mask)[0] < least;
+    });
+}
+
 void fillHoles(cv::Mat& mask) {
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(mask.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
@@ -1306,9 +1338,14 @@ cv::Mat tableForeground(const cv::Mat& work) {
     return fg;
 }
 
-std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options) {
+namespace {
+
+// findBackCards at the working size options.workLongSide; `claimed` as centrePieces gives it (1
+// when the instances are not used).
+std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOptions& options,
+                                          float& claimed) {
     std::vector<BackCandidate> out;
-    if (bgr.empty()) return out;
+    claimed = 1.f;
     const float scale =
         std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
     cv::Mat work;
@@ -1364,7 +1401,8 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     std::vector<BackCandidate> pieceCards;
     std::vector<cv::Point> pieceAnchors;
     if (segmenter && options.pieces && options.centres && seg.hasCentres())
-        pieceCards = centrePieces(fg, seg, options, looseCardLong, pieceCardLong, pieceAnchors);
+        pieceCards =
+            centrePieces(fg, seg, options, looseCardLong, pieceCardLong, pieceAnchors, claimed);
     else if (segmenter && options.pieces)
         pieceCards = segmentPieces(fg, edges, options, looseCardLong, pieceCardLong, pieceAnchors);
     const bool usePieces = pieceCardLong > 0;
@@ -1498,6 +1536,30 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         }
         showsByOverlap(bgr, out);
     }
+    if (segmenter && options.minRowSupport > 0.f && !out.empty())
+        dropUnsupportedRows(out, seg.card, scale, options.minRowSupport);
+    return out;
+}
+
+}  // namespace
+
+std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options) {
+    if (bgr.empty()) return {};
+    float claimed = 1.f;
+    std::vector<BackCandidate> out = findAtWorkSize(bgr, options, claimed);
+    // Cards larger than the segmenter's training scenes showed get no middles, and their mask falls
+    // apart into scraps: read the picture again at a smaller working size, and keep that reading
+    // when its instances explain more of its mask.
+    const int smaller = int(std::lround(
+        float(std::min(options.workLongSide, std::max(bgr.cols, bgr.rows))) * options.retryScale));
+    if (claimed >= options.minClaimed || options.retryScale <= 0.f ||
+        smaller < options.minWorkLongSide)
+        return out;
+    BackFinderOptions again = options;
+    again.workLongSide = smaller;
+    float claimedAgain = 1.f;
+    std::vector<BackCandidate> other = findAtWorkSize(bgr, again, claimedAgain);
+    if (claimedAgain > claimed) out = std::move(other);
     return out;
 }
 

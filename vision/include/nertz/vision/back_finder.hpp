@@ -81,6 +81,22 @@ struct BackFinderOptions {
     bool refineOutlines = true;
     float refineReach = 0.15f;
     float refineTurn = 25.f;
+    // With the segmenter: a card of a row (BackCandidate::inRow) whose showing part (its `shows`,
+    // else its outline) the segmenter itself calls a face-down card by less than this mean
+    // probability is dropped. The row reader and the cluster split place cards by geometry; on
+    // the real photos they placed most of their rows on knitted cloth, keyboards and face-up cards
+    // this way (models/training/BACKS.md, "Rows the segmenter does not see, and cards larger than
+    // it knows"). 0: keep every card.
+    float minRowSupport = 0.5f;
+    // With the segmenter's instances: when less than `minClaimed` of its card mask points at a
+    // card's middle, the picture is read again at `retryScale` of the working size (not below
+    // `minWorkLongSide` px), and that reading is kept when its instances explain more of its mask.
+    // Cards larger than the segmenter was trained on (at most 0.4 of a 16:9 picture's short side)
+    // get no middles at the working size, and their mask falls apart into scraps (same section).
+    // 0 (`minClaimed` or `retryScale`): never.
+    float minClaimed = 0.5f;
+    float retryScale = 0.5f;
+    int minWorkLongSide = 240;
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).
