@@ -446,6 +446,14 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     a->noFaces ? nullptr : faceReader(a->models);
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, faces.get());
                 j = countJson(got);
+                j["explained"] = std::round(double(got.explained) * 1000) / 1000;
+                if (got.explained < vi::kFewExplained)
+                    j["message"] =
+                        "check this count by eye: the back finder's segmenter explains only " +
+                        std::to_string(int(std::lround(got.explained * 100))) +
+                        "% of what it takes for face-down cards here; the picture is unlike the "
+                        "tables it knows (cards far larger or smaller than on a table seen from "
+                        "above, or clutter)";
                 if (faces) {
                     io::Json up = io::Json::array();
                     for (const auto& q : got.faceUp) up.push_back({{"quad", quadJson(q)}});
@@ -934,8 +942,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     for (const auto& [name, n] : truth) truthTotal += n;
                     std::cerr << files[i].filename().string() << " truth " << truthTotal
                               << " found " << got.total() << " unknown " << got.unknown
-                              << " face-up " << got.faceUp.size() << (ok ? " exact" : " wrong")
-                              << "\n";
+                              << " face-up " << got.faceUp.size() << " explained " << got.explained
+                              << (ok ? " exact" : " wrong") << "\n";
                 }
                 Tally& st = anyHeldOut ? heldOut : train;
                 ++st.scenes;

@@ -245,12 +245,14 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.perSide.assign(impl_->seats.size(), 0);
     std::vector<vi::CountedCard> found;
     std::vector<vi::Quad> leftOut;  // face-up cards in view, not counted
+    float explained = 1.f;
     if (!impl_->matcher.decks().empty()) {
         vi::DeckCount c = vi::countBacks(frame, impl_->matcher, {}, impl_->faces());
         found = std::move(c.cards);
         leftOut = std::move(c.faceUp);
+        explained = c.explained;
     } else {
-        auto backs = vi::findBackCards(frame);
+        auto backs = vi::findBackCards(frame, {}, &explained);
         if (vi::Detector* reader = backs.empty() ? nullptr : impl_->faces())
             leftOut = vi::leaveOutFaceUp(backs, reader->detect(frame));
         for (const auto& b : backs) {
@@ -279,12 +281,17 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         else
             drawOutline(frame, t.quad, impl_->colourOf(-1), "?", thick + 1);
     }
+    tally.doubtful = explained < vi::kFewExplained;
     tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
-    return QString("Back count: %1 cards (%2)%3")
+    return QString("Back count: %1 cards (%2)%3%4")
         .arg(tally.total())
         .arg(perSeatText(tally))
-        .arg(tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString());
+        .arg(tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString())
+        .arg(tally.doubtful
+                 ? QString(
+                       "; check by eye: this does not look like a table of backs seen from above")
+                 : QString());
 }
 
 QString RecognitionAnalyzer::perSeatText(const BackTally& tally) const {

@@ -6,7 +6,9 @@
 // a clip that ends mid-count keeps the count so far, and unknown cards block the count; cards dealt
 // through the view counted once each in the "Dealt one at a time" mode; a rating
 // recompute on a job thread; a custom rule set file, bad and good.
+#include <sqlite3.h>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -19,7 +21,6 @@
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
-#include <sqlite3.h>
 
 #include "camera_view.hpp"
 #include "decks_screen.hpp"
@@ -272,6 +273,19 @@ private slots:
         QCOMPARE(s.total(), 14);
         QCOMPARE(s.faceUp, 0);
         QVERIFY2(!sortStatus.contains("face-up"), qPrintable(sortStatus));
+        QVERIFY2(!s.doubtful && !sortStatus.contains("check by eye"), qPrintable(sortStatus));
+        // a real webcam photo of face-up cards on a white table beside a keyboard
+        // (../shared/data/real-cards): not a table of backs, and the count says to check it by eye
+        const QString photo = QString(NERTZ_SHARED_DIR) +
+                              "/data/real-cards/webcam_table/images/WIN_20240630_19_34_50_Pro.jpg";
+        if (!QFileInfo::exists(photo)) QSKIP("no real photo in ../shared/data");
+        cv::Mat real = cv::imread(photo.toStdString(), cv::IMREAD_COLOR);
+        QVERIFY(!real.empty());
+        const QString realStatus = r.analyze(real);
+        const BackTally rt = r.takeResult().value<BackTally>();
+        qInfo("real face-up photo in the back count: %s", qPrintable(realStatus));
+        QVERIFY(rt.doubtful);
+        QVERIFY2(realStatus.contains("check by eye"), qPrintable(realStatus));
     }
 
     void aClipThatEndsMidCountKeepsTheCountAndUnknownCardsBlock() {

@@ -1543,7 +1543,9 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
 
 }  // namespace
 
-std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options) {
+std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options,
+                                         float* explained) {
+    if (explained) *explained = 1.f;
     if (bgr.empty()) return {};
     float claimed = 1.f;
     std::vector<BackCandidate> out = findAtWorkSize(bgr, options, claimed);
@@ -1552,14 +1554,18 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     // when its instances explain more of its mask.
     const int smaller = int(std::lround(
         float(std::min(options.workLongSide, std::max(bgr.cols, bgr.rows))) * options.retryScale));
-    if (claimed >= options.minClaimed || options.retryScale <= 0.f ||
-        smaller < options.minWorkLongSide)
-        return out;
-    BackFinderOptions again = options;
-    again.workLongSide = smaller;
-    float claimedAgain = 1.f;
-    std::vector<BackCandidate> other = findAtWorkSize(bgr, again, claimedAgain);
-    if (claimedAgain > claimed) out = std::move(other);
+    if (claimed < options.minClaimed && options.retryScale > 0.f &&
+        smaller >= options.minWorkLongSide) {
+        BackFinderOptions again = options;
+        again.workLongSide = smaller;
+        float claimedAgain = 1.f;
+        std::vector<BackCandidate> other = findAtWorkSize(bgr, again, claimedAgain);
+        if (claimedAgain > claimed) {
+            out = std::move(other);
+            claimed = claimedAgain;
+        }
+    }
+    if (explained) *explained = claimed;
     return out;
 }
 

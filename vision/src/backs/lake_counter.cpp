@@ -247,7 +247,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     const auto t0 = std::chrono::steady_clock::now();
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
-    const auto found = findBackCards(bgr, options);
+    const auto found = findBackCards(bgr, options, &out.explained);
     std::vector<CountedCard> cards = attributeCards(bgr, found, matcher);
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.

@@ -99,8 +99,13 @@ struct BackFinderOptions {
     int minWorkLongSide = 240;
 };
 
-// Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels).
-std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options = {});
+// Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels). `explained`
+// (optional): the share of the segmenter's card mask that its instances explain in the reading
+// kept (BackFinderOptions::minClaimed), 1 without the instances. Low (under 0.5) where the picture
+// is unlike the scenes the segmenter was trained on: cards far larger or smaller, clutter it takes
+// for cards. Synthetic table scenes give 0.73-1.
+std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options = {},
+                                         float* explained = nullptr);
 
 // The foreground (not-table) mask the finder works on, at the working size; exposed for tests.
 cv::Mat tableForeground(const cv::Mat& bgrWork);

@@ -35,6 +35,10 @@ struct CountedCard {
     int frame = -1;        // video: the frame it was counted in
 };
 
+// Under this share of the card mask explained (DeckCount::explained), `count` warns that the
+// picture is unlike the tables the finder knows.
+inline constexpr float kFewExplained = 0.5f;
+
 struct DeckCount {
     std::map<std::string, int> counts;  // every enrolled deck, also those with 0 cards
     int unknown = 0;
@@ -42,6 +46,9 @@ struct DeckCount {
     // Found card shapes left out because they are face-up cards (countBacks with a face reader):
     // not counted, neither to a deck nor as unknown; their outlines, for a person to check.
     std::vector<Quad> faceUp;
+    // How much of what the back finder took for cards its segmenter's instances explain
+    // (findBackCards' `explained`); under kFewExplained the count is not to be trusted unseen.
+    float explained = 1.f;
     double ms = 0;       // processing time, milliseconds (the faces' reading included)
     double facesMs = 0;  // of it, reading the faces (0: not read)
 
