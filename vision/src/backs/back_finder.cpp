@@ -2,11 +2,13 @@
 #include "nertz/vision/back_finder.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <queue>
 
 #include <opencv2/imgproc.hpp>
 
@@ -262,46 +264,104 @@ std::vector<BackCandidate> fitCards(const Blob& b, const cv::Mat& mask, const cv
         cv::integral(v.e, v.ie, CV_32F);
     }
     const int maxCards = int(std::ceil(cv::countNonZero(ms) / (0.4 * cardPx))) + 1;
-    for (int iter = 0; iter < maxCards; ++iter) {
-        double best = 0;
-        int ba = -1, bx = 0, by = 0, bw = w, bh = h;
-        for (int a = 0; a < nAng; ++a) {
-            View& v = views[std::size_t(a)];
-            cv::Mat fresh = v.m & (1 - v.cov), ifr;
-            cv::integral(fresh, ifr, CV_32S);
-            auto rs = [](const cv::Mat& I, int x, int y, int ww, int hh) {
-                return double(I.at<int>(y + hh, x + ww) - I.at<int>(y, x + ww) -
-                              I.at<int>(y + hh, x) + I.at<int>(y, x));
-            };
-            auto fs = [](const cv::Mat& I, int x, int y, int ww, int hh) {
-                return double(I.at<float>(y + hh, x + ww) - I.at<float>(y, x + ww) -
-                              I.at<float>(y + hh, x) + I.at<float>(y, x));
-            };
-            for (const float k : {0.82f, 0.91f, 1.f, 1.1f}) {
-                const int ww = std::max(3, int(std::lround(w * k))),
-                          hh = std::max(3, int(std::lround(h * k)));
-                const double px = double(ww) * hh;
-                for (int y = 1; y + hh + 1 < diag; ++y)
-                    for (int x = 1; x + ww + 1 < diag; ++x) {
-                        const double in = rs(v.im, x, y, ww, hh);
-                        if (in < 0.9 * px) continue;
-                        const double nw = rs(ifr, x, y, ww, hh) / cardPx;  // in nominal cards
-                        if (nw < 0.25) continue;
-                        const int t = 2;
-                        const double eg = (fs(v.ie, x, y - 1, ww, t) + fs(v.ie, x, y + hh - 1, ww, t) +
-                                           fs(v.ie, x - 1, y, t, hh) + fs(v.ie, x + ww - 1, y, t, hh)) /
-                                          (2.0 * t * (ww + hh));
-                        const double sc = nw + edgeW * eg + 0.2 * in / px;
-                        if (sc > best) {
-                            best = sc;
-                            ba = a;
-                            bx = x;
-                            by = y;
-                            bw = ww;
-                            bh = hh;
-                        }
-                    }
+    // The best rectangle of each step, found lazily but exactly as a scan over every angle, size
+    // and position (first best in that order) finds it: a rectangle's score only falls as cards
+    // cover the blob, so the positions are grouped in blocks whose last best score bounds them,
+    // and only the blocks whose bound could still win are scored again.
+    constexpr int kBlock = 16;
+    constexpr std::array<float, 4> kSizes{0.82f, 0.91f, 1.f, 1.1f};
+    struct Combo {
+        int a, ww, hh, nx, ny;  // positions x, y in [1, nx], [1, ny]
+        double px;
+    };
+    std::vector<Combo> combos;
+    for (int a = 0; a < nAng; ++a)
+        for (const float k : kSizes) {
+            const int ww = std::max(3, int(std::lround(w * k))),
+                      hh = std::max(3, int(std::lround(h * k)));
+            combos.push_back({a, ww, hh, diag - ww - 2, diag - hh - 2, double(ww) * hh});
+        }
+    auto rs = [](const cv::Mat& I, int x, int y, int ww, int hh) {
+        return double(I.at<int>(y + hh, x + ww) - I.at<int>(y, x + ww) - I.at<int>(y + hh, x) +
+                      I.at<int>(y, x));
+    };
+    auto fs = [](const cv::Mat& I, int x, int y, int ww, int hh) {
+        return double(I.at<float>(y + hh, x + ww) - I.at<float>(y, x + ww) -
+                      I.at<float>(y + hh, x) + I.at<float>(y, x));
+    };
+    std::vector<cv::Mat> fresh(views.size());  // integral of the blob not yet covered, per view
+    std::vector<int> freshAt(views.size(), -1);
+    struct Best {
+        double score = 0;  // 0: no rectangle (a rectangle scores at least 0.25)
+        long order = 0;    // scan order of its position: angle, size, y, x
+        int x = 0, y = 0;
+    };
+    // scores one block of positions of one combo at the current cover
+    auto scoreBlock = [&](int ci, int bx, int by, int iter) {
+        const Combo& co = combos[std::size_t(ci)];
+        View& v = views[std::size_t(co.a)];
+        if (freshAt[std::size_t(co.a)] != iter) {
+            cv::integral(v.m & (1 - v.cov), fresh[std::size_t(co.a)], CV_32S);
+            freshAt[std::size_t(co.a)] = iter;
+        }
+        const cv::Mat& ifr = fresh[std::size_t(co.a)];
+        Best best;
+        const int y1 = std::min(co.ny, 1 + (by + 1) * kBlock - 1),
+                  x1 = std::min(co.nx, 1 + (bx + 1) * kBlock - 1);
+        for (int y = 1 + by * kBlock; y <= y1; ++y)
+            for (int x = 1 + bx * kBlock; x <= x1; ++x) {
+                const int ww = co.ww, hh = co.hh;
+                const double in = rs(v.im, x, y, ww, hh);
+                if (in < 0.9 * co.px) continue;
+                const double nw = rs(ifr, x, y, ww, hh) / cardPx;  // in nominal cards
+                if (nw < 0.25) continue;
+                const int t = 2;
+                const double eg = (fs(v.ie, x, y - 1, ww, t) + fs(v.ie, x, y + hh - 1, ww, t) +
+                                   fs(v.ie, x - 1, y, t, hh) + fs(v.ie, x + ww - 1, y, t, hh)) /
+                                  (2.0 * t * (ww + hh));
+                const double sc = nw + edgeW * eg + 0.2 * in / co.px;
+                if (sc > best.score) best = {sc, (long(ci) * diag + y) * diag + x, x, y};
             }
+        return best;
+    };
+    struct Entry {
+        Best best;
+        int ci, bx, by, at;  // block, and the step it was scored at
+        bool operator<(
+            const Entry& o) const {  // the heap's top: highest score, then first in order
+            return best.score < o.best.score ||
+                   (best.score == o.best.score && best.order > o.best.order);
+        }
+    };
+    std::priority_queue<Entry> heap;
+    for (int ci = 0; ci < int(combos.size()); ++ci) {
+        const Combo& co = combos[std::size_t(ci)];
+        if (co.nx < 1 || co.ny < 1) continue;
+        for (int by = 0; by * kBlock < co.ny; ++by)
+            for (int bx = 0; bx * kBlock < co.nx; ++bx) {
+                const Best bb = scoreBlock(ci, bx, by, 0);
+                if (bb.score > 0) heap.push({bb, ci, bx, by, 0});
+            }
+    }
+    for (int iter = 0; iter < maxCards; ++iter) {
+        int ba = -1, bx = 0, by = 0, bw = w, bh = h;
+        while (!heap.empty()) {
+            Entry top = heap.top();
+            heap.pop();
+            if (top.at != iter) {  // a bound from an earlier step: score it again
+                top.best = scoreBlock(top.ci, top.bx, top.by, iter);
+                top.at = iter;
+                if (top.best.score > 0) heap.push(top);
+                continue;
+            }
+            const Combo& co = combos[std::size_t(top.ci)];
+            ba = co.a;
+            bx = top.best.x;
+            by = top.best.y;
+            bw = co.ww;
+            bh = co.hh;
+            heap.push(top);  // rescored at the next step
+            break;
         }
         if (ba < 0) break;
         // the card's corners in the roi, then in the picture (work scale)
