@@ -913,7 +913,8 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
                                         float& cardLong, std::vector<cv::Point>& anchors,
                                         float& claimed) {
     std::vector<BackCandidate> out;
-    claimed = cv::countNonZero(fg) == 0 ? 1.f : 0.f;
+    const int cardPixels = cv::countNonZero(fg);
+    claimed = cardPixels == 0 ? 1.f : 0.f;
     // middles: 3x3 local maxima above the threshold (a flat top gives one)
     cv::Mat peakMax;
     cv::dilate(seg.centre, peakMax, cv::Mat());
@@ -962,8 +963,7 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     // that point at no middle, and the other parts, are left over (a card whose middle was missed)
     std::vector<Blob> pieces;
     cv::Mat leftover = fg & (label < 0);
-    if (const int cardPixels = cv::countNonZero(fg); cardPixels > 0)
-        claimed = 1.f - float(cv::countNonZero(leftover)) / float(cardPixels);
+    if (cardPixels > 0) claimed = 1.f - float(cv::countNonZero(leftover)) / float(cardPixels);
     for (std::size_t k = 0; k < middles.size(); ++k) {
         const cv::Mat mine = label == int(k);
         std::vector<std::vector<cv::Point>> cs;
@@ -1306,7 +1306,6 @@ void showsByOverlap(const cv::Mat& bgr, std::vector<BackCandidate>& cards) {
     }
 }
 
-// Fills the holes of a binary mask (everything inside an outer contour).
 // Drops the cards of rows (BackCandidate::inRow) whose showing part (`shows`, else the outline;
 // picture pixels) the card map (`cardProb`, CV_8U probability x 255 at the working size, `scale` of
 // the picture) covers by a mean probability under `minSupport`.
@@ -1334,6 +1333,7 @@ void dropUnsupportedRows(std::vector<BackCandidate>& cards, const cv::Mat& cardP
     });
 }
 
+// Fills the holes of a binary mask (everything inside an outer contour).
 void fillHoles(cv::Mat& mask) {
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(mask.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
