@@ -228,16 +228,30 @@ double percentile(std::vector<double> v, double p) {
     return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
 }
 
+// A card is read with little to spare when its true deck is farther than this share of the
+// nearest other deck's distance (confidence 0.5 at the matcher's ratio test).
+constexpr double kNarrowMargin = 0.75;
+
 struct Tally {
     int scenes = 0, exact = 0, cards = 0, right = 0;
+    // per card: distance to its true deck / distance to the nearest other deck (1 or more: wrong or
+    // unsettled); a measure with signal where the cards read wrong are too few to compare
+    std::vector<double> margins;
     void add(const Tally& o) {
         scenes += o.scenes, exact += o.exact, cards += o.cards, right += o.right;
+        margins.insert(margins.end(), o.margins.begin(), o.margins.end());
+    }
+    int narrow() const {
+        return int(std::count_if(margins.begin(), margins.end(),
+                                 [](double m) { return m > kNarrowMargin; }));
     }
     io::Json json() const {
         return {{"scenes", scenes},
                 {"exact_scene_accuracy", scenes ? double(exact) / scenes : 0.0},
                 {"cards", cards},
-                {"attribution_accuracy", cards ? double(right) / cards : 0.0}};
+                {"attribution_accuracy", cards ? double(right) / cards : 0.0},
+                {"margin_p99", percentile(margins, 0.99)},
+                {"cards_narrow_margin", narrow()}};
     }
 };
 
@@ -865,15 +879,29 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     const std::string& deck = scored[k].deck;
                     Tally& tt = *scored[k].tally;
                     ++tt.cards;
+                    // the margin, on the distances the count itself gave: right when the nearest
+                    // deck is the true one, else the true deck's distance against the nearest's
+                    const int trueDeck = std::stoi(deck.substr(4));
+                    const bool nearestTrue =
+                        got.nearest >= 0 && matcher.decks()[std::size_t(got.nearest)].name == deck;
+                    const vi::BackCandidate& c = toRead[k];
+                    const float trueDistance =
+                        nearestTrue
+                            ? got.distance
+                            : matcher.distanceTo(
+                                  vi::describeBack(vi::rectifyCard(img, c.quad), {},
+                                                   c.shows.empty()
+                                                       ? cv::Mat()
+                                                       : vi::rectifiedShows(c.quad, c.shows)),
+                                  trueDeck);
+                    const float other = nearestTrue ? got.runnerUp : got.distance;
+                    tt.margins.push_back(other > 1e-6f ? double(trueDistance) / double(other)
+                                                       : 2.0);
                     if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck && !tooClose)
                         std::cerr << files[i].filename().string() << " " << scored[k].back
                                   << " truth " << deck << " got " << got.deckName << " d "
                                   << got.distance << " r " << got.runnerUp << " conf "
-                                  << got.confidence << " true-d "
-                                  << matcher.distanceTo(
-                                         vi::describeBack(vi::rectifyCard(img, toRead[k].quad)),
-                                         std::stoi(deck.substr(4)))
-                                  << "\n";
+                                  << got.confidence << " true-d " << trueDistance << "\n";
                     DesignTally* dt = tooClose ? nullptr : &byDesign[scored[k].design];
                     if (dt) ++dt->cards;
                     if (got.deckName == deck) {
@@ -999,7 +1027,15 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 << heldOut.right << "/" << heldOut.cards << ", train " << train.right << "/"
                 << train.cards << " (unknown " << unknownCards << ", wrong " << wrongCards
                 << "); in the warned scenes " << warnedCards.right << "/" << warnedCards.cards
-                << "\n";
+                << "\n"
+                << "attribution margin (true deck's distance / nearest other's; over "
+                << std::setprecision(2) << kNarrowMargin << " is narrow):";
+            for (const auto& [name, t] :
+                 {std::pair<const char*, const Tally*>{"held-out", &heldOut}, {"train", &train}})
+                if (!t->margins.empty())
+                    std::cout << " " << name << " p99 " << percentile(t->margins, 0.99) << ", "
+                              << t->narrow() << " of " << t->margins.size() << " narrow;";
+            std::cout << "\n" << std::setprecision(4);
             if (!designs.empty()) {
                 std::cout << "per-card attribution by design, worst first:";
                 for (const auto& [name, t] : designs)

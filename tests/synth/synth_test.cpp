@@ -253,7 +253,8 @@ TEST(SynthCli, WritesTheRealSetLayout) {
 }
 
 // eval-count scores the labelled backs of a synthetic set; its per-design lines split the same
-// cards as its totals (the cards of scenes whose decks enrolment warned about are scored apart).
+// cards as its totals (the cards of scenes whose decks enrolment warned about are scored apart),
+// and it gives each card's margin.
 TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
     const fs::path out = tempDir("evalcount");
     const auto r =
@@ -281,6 +282,12 @@ TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
     EXPECT_EQ(right, int(std::lround(all.at("attribution_accuracy").get<double>() * cards)));
     EXPECT_EQ(unknown, j.at("cards_unknown").get<int>());
     EXPECT_EQ(wrong, j.at("cards_wrong").get<int>());
+    // the margin (true deck's distance / nearest other's) is over 1 for every card read wrong, and
+    // mostly well under 1 on the train designs' few decks
+    const int narrow = all.at("cards_narrow_margin").get<int>();
+    EXPECT_GE(narrow, wrong);
+    EXPECT_LT(narrow, cards / 2);
+    EXPECT_GT(all.at("margin_p99").get<double>(), 0.0);
     fs::remove_all(out);
 }
 
