@@ -37,6 +37,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         std::string backgrounds;
         double tilt = 50;
         double plainBacks = 0;
+        double fineBacks = 0;
         double pepper = 0;
         double plainTables = 0;
         double realHands = 0;
@@ -62,6 +63,10 @@ void addSynthCommand(CLI::App& app, Context&) {
     cmd->add_option("--plain-backs", args->plainBacks,
                     "share of decks given a plain back of one colour (no pattern, no margin; mostly dark)")
         ->capture_default_str();
+    cmd->add_option(
+           "--fine-backs", args->fineBacks,
+           "share of decks whose back pattern is printed 3-5 times finer (tiled; margin kept)")
+        ->capture_default_str();
     cmd->add_option("--plain-tables", args->plainTables, "share of scenes on a plain one-colour cloth (felt)")
         ->capture_default_str();
     cmd->add_option("--real-hands", args->realHands,
@@ -81,11 +86,14 @@ void addSynthCommand(CLI::App& app, Context&) {
         if (args->scenes < 0 || args->scenes > 10'000'000) throw scoring::InputError("scenes", "must be 0..10000000");
         if (args->tilt < 0 || args->tilt > 75) throw scoring::InputError("max-tilt", "must be 0..75 degrees");
         if (args->plainBacks < 0 || args->plainBacks > 1) throw scoring::InputError("plain-backs", "must be 0..1");
+        if (args->fineBacks < 0 || args->fineBacks > 1)
+            throw scoring::InputError("fine-backs", "must be 0..1");
         if (args->pepper < 0 || args->pepper > 1) throw scoring::InputError("pepper", "must be 0..1");
         if (args->plainTables < 0 || args->plainTables > 1) throw scoring::InputError("plain-tables", "must be 0..1");
         if (args->realHands < 0 || args->realHands > 1) throw scoring::InputError("real-hands", "must be 0..1");
         sy::SceneOptions opt;
         opt.plainBacks = args->plainBacks;
+        opt.fineBacks = args->fineBacks;
         opt.pepperNoise = args->pepper;
         opt.plainTables = args->plainTables;
         opt.realHands = args->realHands;

@@ -415,6 +415,60 @@ TEST(SynthBacks, PlainBacksAreOneColourAndRecreatedFromTheirName) {
     EXPECT_EQ(cv::norm(a, b, cv::NORM_INF), 0.0);
 }
 
+// Fine backs (a train design's pattern tiled 3-5 times finer, margin kept: the trouble of the
+// held-out gnome-neoclassical back, for tuning on train designs) are named "@fine<times>" and
+// re-created from the name; a colour twin keeps its twin's pattern; asking for none leaves every
+// scene of a seed as it was.
+TEST(SynthBacks, FineBacksTileThePatternFinerAndAreRecreatedFromTheirName) {
+    const cv::Mat base = testDesigns().front().backs.front().image;
+    const cv::Mat fine = sy::fineBack(base, 4);
+    ASSERT_EQ(fine.type(), CV_8UC4);
+    ASSERT_EQ(fine.size(), base.size());
+    std::vector<cv::Mat> a, b;
+    cv::split(base, a);
+    cv::split(fine, b);
+    EXPECT_EQ(cv::countNonZero(a[3] != b[3]), 0) << "the card's shape is the design's";
+    // the margin is the design's; the middle is finer: more edge per pixel
+    const cv::Rect margin(0, 0, base.cols, int(std::lround(0.05 * base.rows)));
+    EXPECT_EQ(cv::norm(base(margin), fine(margin), cv::NORM_INF), 0.0);
+    auto edges = [](const cv::Mat& bgra) {
+        cv::Mat g, gx, gy, m;
+        cv::cvtColor(bgra, g, cv::COLOR_BGRA2GRAY);
+        const cv::Rect mid(bgra.cols / 5, bgra.rows / 5, bgra.cols * 3 / 5, bgra.rows * 3 / 5);
+        cv::Sobel(g(mid), gx, CV_32F, 1, 0);
+        cv::Sobel(g(mid), gy, CV_32F, 0, 1);
+        cv::magnitude(gx, gy, m);
+        return cv::mean(m)[0];
+    };
+    EXPECT_GT(edges(fine), 1.5 * edges(base));
+    const cv::Mat named = sy::applyBackModifiers(base, "@fine4");
+    EXPECT_EQ(cv::norm(named, fine, cv::NORM_INF), 0.0);
+    EXPECT_THROW(sy::applyBackModifiers(base, "@fine9"), std::exception);
+    EXPECT_THROW(sy::applyBackModifiers(base, "@fineX"), std::exception);
+
+    sy::SceneOptions opt;
+    opt.kind = sy::SceneKind::Backs;
+    opt.size = {640, 480};
+    opt.fineBacks = 1.0;
+    int fineDecks = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed)
+        for (const auto& d : sy::SceneGenerator(testDesigns(), opt).generate(seed).decks) {
+            const auto at = d.back.find("@fine");
+            ASSERT_NE(at, std::string::npos) << d.back;  // every deck, twins through their twin
+            EXPECT_EQ(d.back.find("@fine", at + 1), std::string::npos) << d.back << ": fine once";
+            ++fineDecks;
+        }
+    EXPECT_GT(fineDecks, 4);
+
+    sy::SceneOptions none = opt, before;
+    none.fineBacks = 0.0;
+    before.kind = sy::SceneKind::Backs;
+    before.size = {640, 480};
+    EXPECT_EQ(cv::norm(sy::SceneGenerator(testDesigns(), none).generate(7).image,
+                       sy::SceneGenerator(testDesigns(), before).generate(7).image, cv::NORM_INF),
+              0.0);
+}
+
 // Real-looking hands (light across the hand, skin texture, a shadow) are not one flat colour: the
 // back segmenter trained on flat hands took a flat skin-coloured hand for a plain back. Inside the
 // hands (their shaded rims left out) the grey level varies more than in flat ones (measured

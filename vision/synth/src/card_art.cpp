@@ -250,6 +250,28 @@ std::string plainBackModifier(cv::Vec3b bgr) {
     return std::string("@plain") + hex;
 }
 
+cv::Mat fineBack(const cv::Mat& back, int times) {
+    CV_Assert(back.type() == CV_8UC4 && times >= 2 && times <= 8);
+    const cv::Rect middle(int(std::lround(0.08 * back.cols)), int(std::lround(0.06 * back.rows)),
+                          back.cols - 2 * int(std::lround(0.08 * back.cols)),
+                          back.rows - 2 * int(std::lround(0.06 * back.rows)));
+    cv::Mat out = back.clone();
+    if (middle.width < 2 * times || middle.height < 2 * times) return out;
+    cv::Mat tile;
+    cv::resize(back(middle), tile,
+               cv::Size(std::max(1, middle.width / times), std::max(1, middle.height / times)), 0,
+               0, cv::INTER_AREA);
+    cv::Mat tiled;
+    cv::repeat(tile, times + 1, times + 1, tiled);
+    std::vector<cv::Mat> src, dst;
+    cv::split(tiled(cv::Rect(0, 0, middle.width, middle.height)), src);
+    cv::split(out, dst);
+    for (int c = 0; c < 3; ++c)
+        src[std::size_t(c)].copyTo(dst[std::size_t(c)](middle));  // alpha kept
+    cv::merge(dst, out);
+    return out;
+}
+
 cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers) {
     std::size_t at = 0;
     while (at < modifiers.size()) {
@@ -262,6 +284,8 @@ cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers) {
             } else if (m.rfind("plain", 0) == 0 && m.size() == 11) {
                 const unsigned long rgb = std::stoul(m.substr(5), nullptr, 16);
                 base = plainBack(base, cv::Vec3b(uchar(rgb & 255), uchar((rgb >> 8) & 255), uchar((rgb >> 16) & 255)));
+            } else if (m.rfind("fine", 0) == 0 && m.size() == 5 && m[4] >= '2' && m[4] <= '8') {
+                base = fineBack(base, m[4] - '0');
             } else {
                 throw sc::InputError("back", "unknown back modifier '@" + m + "'");
             }

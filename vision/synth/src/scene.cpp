@@ -533,6 +533,13 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                 art.back = plainBack(art.back, c);
                 art.info.back += plainBackModifier(c);
             }
+            // likewise: the draw only happens when fine backs are asked for; a colour twin keeps
+            // its twin's pattern (fine or not)
+            if (options_.fineBacks > 0 && rng.uniform(0.0, 1.0) < options_.fineBacks && hue == 0) {
+                const int times = rng.uniform(3, 6);
+                art.back = fineBack(art.back, times);
+                art.info.back += "@fine" + std::to_string(times);
+            }
             if (!distinctLooks) break;
             const cv::Mat look = backLook(art.back);
             const bool same = std::any_of(looks.begin(), looks.end(), [&](const cv::Mat& l) { return lookDistance(l, look) < kSameLook; });

@@ -73,8 +73,16 @@ cv::Mat plainBack(const cv::Mat& back, cv::Vec3b bgr);
 // The back id modifier naming plainBack(_, bgr): "@plain<rrggbb>" (read by applyBackModifiers).
 std::string plainBackModifier(cv::Vec3b bgr);
 
+// A copy of `back` whose pattern is `times` times finer: the middle of the back (inside its light
+// margin, 8% of the width and 6% of the height in from the edge) shrunk by `times` and tiled
+// times x times over the same middle; the margin and alpha are kept. A train design printed this
+// fine has the trouble of the held-out gnome-neoclassical back (a period of a few pixels once a
+// card is rectified), so that a signature change can be judged on train designs. `times` 2..8.
+cv::Mat fineBack(const cv::Mat& back, int times);
+
 // The deck's back from a scene's back id after "<design>/<back id>": the modifiers "@hue<deg>"
-// (recolourBack) and "@plain<rrggbb>" (plainBack) applied in order to `base`.
+// (recolourBack), "@plain<rrggbb>" (plainBack) and "@fine<times>" (fineBack) applied in order to
+// `base`.
 cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers);
 
 // Finds the printed corner indices of a face image: the ink near the top-left corner (rank glyph

@@ -38,6 +38,8 @@ struct SceneOptions {
     double maxTiltDegrees = 50.0;  // camera tilt from vertical
     std::filesystem::path photoBackgrounds;  // optional folder of table photos (jpg/png)
     double plainBacks = 0.0;       // share of decks given a plain back of one colour (plainBack)
+    double fineBacks =
+        0.0;  // share of decks whose back pattern is printed 3-5 times finer (fineBack)
     double plainTables = 0.0;      // share of scenes on a plain one-colour cloth (felt)
     double realHands = 0.0;        // share of hands drawn with light, skin texture and a shadow
     double pepperNoise = 0.0;      // share of scenes with salt-and-pepper noise, as the real set's exporter added
