@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 namespace nertz::vision {
 
@@ -470,6 +471,29 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
             s.descriptors.push_back(describeBack(smeared));
             s.descriptors.back().blur = float(len) / std::sqrt(12.f);  // the smear's spread
         }
+    }
+    // shrunk as a card further from the camera shows (resampled, softened, JPEG-coded)
+    const cv::Size2f sides = quadSides(quad);
+    const float longSide = std::max(sides.width, sides.height);
+    const cv::Rect box =
+        cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end())) & frame;
+    for (float side : kEnrolmentShrunkSides) {
+        const double f = side / longSide;
+        const cv::Size shrunk(int(std::lround(box.width * f)), int(std::lround(box.height * f)));
+        if (f > kEnrolmentShrinkAtMost || shrunk.width < 8 || shrunk.height < 8) continue;
+        cv::Mat small;
+        cv::resize(bgr(box), small, shrunk, 0, 0, cv::INTER_AREA);
+        cv::GaussianBlur(small, small, cv::Size(0, 0), kEnrolmentShrunkSoften);
+        std::vector<uchar> jpeg;
+        cv::imencode(".jpg", small, jpeg, {cv::IMWRITE_JPEG_QUALITY, kEnrolmentShrunkJpeg});
+        small = cv::imdecode(jpeg, cv::IMREAD_COLOR);
+        if (small.empty()) continue;
+        Quad q;
+        for (std::size_t k = 0; k < 4; ++k)
+            q[k] = cv::Point2f((quad[k].x - float(box.x)) * float(shrunk.width) / float(box.width),
+                               (quad[k].y - float(box.y)) * float(shrunk.height) / float(box.height));
+        s.descriptors.push_back(describeBack(rectifyCard(small, q)));
+        s.descriptors.back().blur = kEnrolmentShrunkSpread;
     }
     for (float wdt : {0.12f, 0.25f}) {
         s.descriptors.push_back(describeBack(rect, {0.f, wdt}));

@@ -119,6 +119,19 @@ inline constexpr float kSpectrumWeight = 0.3f;
 // Blurs applied to the enrolment view for the extra whole-card descriptors (rectified pixels).
 inline constexpr std::array<float, 2> kEnrolmentBlurs{0.7f, 1.2f};
 
+// Long sides (picture pixels) the enrolment card is also shrunk to, each giving one more whole-card
+// descriptor when it shrinks the card to at most kEnrolmentShrinkAtMost of its size: the card is
+// resampled, softened by kEnrolmentShrunkSoften (sigma, shrunk pixels) and JPEG-coded at
+// kEnrolmentShrunkJpeg, as a camera shows a card further away than the one held up to enrol. A
+// fine, faint pattern (thin rings or a fine checker on white) loses most of its top frequencies so,
+// and matched only to the sharp enrolment it was left unknown (BACKS.md, "Shrunk enrolment copies").
+// Their spread (BackDescriptor::blur) is kEnrolmentShrunkSpread: copies of a still card.
+inline constexpr std::array<float, 2> kEnrolmentShrunkSides{240.f, 160.f};
+inline constexpr float kEnrolmentShrinkAtMost = 0.8f;
+inline constexpr float kEnrolmentShrunkSoften = 0.6f;
+inline constexpr int kEnrolmentShrunkJpeg = 75;
+inline constexpr float kEnrolmentShrunkSpread = 0.9f;
+
 // Lengths of the motion smears applied to the enrolment view, each for four more whole-card
 // descriptors (share of the rectified card's width, across, along and both diagonals): a card
 // passing through the view at speed is smeared by about this much (StreamCounter); a fast card at
@@ -131,8 +144,8 @@ inline float smearSpread(float share) {
     return float(int(std::lround(share * float(kBackWidth))) | 1) / std::sqrt(12.f);
 }
 
-// The signature of one view of a deck: the whole card as seen, blurred by each of kEnrolmentBlurs
-// and smeared by each of kEnrolmentSmears four ways, and strips of 12% and 25% along either long
+// The signature of one view of a deck: the whole card as seen, blurred by each of kEnrolmentBlurs,
+// smeared by each of kEnrolmentSmears four ways and shrunk to kEnrolmentShrunkSides, and strips of 12% and 25% along either long
 // edge. Throws SignatureError when the quad is degenerate or mostly outside the picture.
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
 
