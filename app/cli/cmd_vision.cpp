@@ -322,7 +322,7 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--small-indices", o.smallIndices,
                     "a picture whose corner indices read under this many pixels high (the median, "
-                    "at the working size; or none read) is read again enlarged 1.5 times (0: read "
+                    "at the working size; or none read) is read again enlarged 2 times (0: read "
                     "once, as a live camera frame is)")
         ->check(CLI::Range(0.0, 1000.0));
     cmd->add_flag(

@@ -489,7 +489,7 @@ TEST(RealCards, ASquashedExportIsReadRestoredToItsCamerasAspect) {
 
 // Small indices read again (DetectorOptions::stillPicture): two webcam_table photos shrunk to
 // 480x270 side by side, a 960x270 picture with indices ~15-20 px high that the working size does
-// not enlarge. As a still picture it is read again 1.5 times larger, positions in its own pixels
+// not enlarge. As a still picture it is read again enlarged (smallIndexEnlarge), positions in its own pixels
 // (the same as reading the enlarged picture once, divided back), and reads more of its cards; as a
 // live frame (the default options) it is read once.
 TEST(RealCards, SmallIndicesOfAStillPictureAreReadAgainEnlarged) {
@@ -520,22 +520,24 @@ TEST(RealCards, SmallIndicesOfAStillPictureAreReadAgainEnlarged) {
     stillOnce.extraScales.clear();  // the other scales' indices: SureIndicesOfOtherScalesAreAdded
     Detector still(stillOnce);
     const Detection d = still.detect(picture);
-    ASSERT_EQ(d.enlarged, 1.5);
+    const double enlarge = stillOnce.smallIndexEnlarge;
+    ASSERT_GT(enlarge, 1.0);
+    ASSERT_EQ(d.enlarged, enlarge);
     EXPECT_EQ(d.width, 960);
-    // the same as the live reading of the picture made 1.5 times larger, brought back
+    // the same as the live reading of the picture made that much larger, brought back
     cv::Mat large;
-    cv::resize(picture, large, cv::Size(), 1.5, 1.5, cv::INTER_CUBIC);
+    cv::resize(picture, large, cv::Size(), enlarge, enlarge, cv::INTER_CUBIC);
     DetectorOptions wide;
-    wide.workMaxSide = 1440;  // not shrunk back
+    wide.workMaxSide = int(std::lround(960 * enlarge));  // not shrunk back
     const Detection l = Detector(wide).detect(large);
     ASSERT_EQ(l.cards.size(), d.cards.size());
     for (std::size_t i = 0; i < d.cards.size(); ++i) {
         ASSERT_EQ(l.cards[i].face, d.cards[i].face);
         ASSERT_EQ(l.cards[i].indices.size(), d.cards[i].indices.size());
         for (std::size_t k = 0; k < d.cards[i].indices.size(); ++k) {
-            EXPECT_NEAR(d.cards[i].indices[k].centre.x, l.cards[i].indices[k].centre.x / 1.5f,
+            EXPECT_NEAR(d.cards[i].indices[k].centre.x, l.cards[i].indices[k].centre.x / float(enlarge),
                         0.02f);
-            EXPECT_NEAR(d.cards[i].indices[k].centre.y, l.cards[i].indices[k].centre.y / 1.5f,
+            EXPECT_NEAR(d.cards[i].indices[k].centre.y, l.cards[i].indices[k].centre.y / float(enlarge),
                         0.02f);
             EXPECT_LE(d.cards[i].indices[k].box.br().y, 270.f + 1e-3f);
         }

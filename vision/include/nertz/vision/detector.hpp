@@ -93,13 +93,14 @@ struct DetectorOptions {
     float aspectExtraConfidence = 0.95f;
     // Small indices: a picture the working size does not enlarge whose indices read at under
     // smallIndexHeight working pixels high (the median; or none read) is read again enlarged by
-    // smallIndexEnlarge, and that reading is kept. A far camera's lake has 15-30 px indices, which
+    // smallIndexEnlarge, and that reading is kept. A far camera's lake has 8-30 px indices, which
     // the reader reads far better enlarged; it costs a second, larger reading of such pictures
-    // (models/MODEL.md, "Small indices read again"). 0: off, the default for following a camera
+    // (models/MODEL.md, "Small indices read again"; 2 times since 2026-11-27, "Small indices read
+    // twice as large"). 0: off, the default for following a camera
     // live (a frame of small indices would take ~2.5 times the 40 ms budget); stillPicture() turns
     // it on for pictures read once (nertzref-cli detect / eval / lake, the app's lake step).
     float smallIndexHeight = 0.f;
-    double smallIndexEnlarge = 1.5;
+    double smallIndexEnlarge = 2.0;
     // A picture is also read at these multiples of its working scale, and the indices those
     // readings (and a reading not kept for its small indices) read at least extraScaleConfidence
     // surely where the kept reading has none are added to it, with their cards: an index the reader
