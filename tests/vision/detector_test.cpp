@@ -489,9 +489,9 @@ TEST(RealCards, ASquashedExportIsReadRestoredToItsCamerasAspect) {
 
 // Small indices read again (DetectorOptions::stillPicture): two webcam_table photos shrunk to
 // 480x270 side by side, a 960x270 picture with indices ~15-20 px high that the working size does
-// not enlarge. As a still picture it is read again enlarged (smallIndexEnlarge), positions in its own pixels
-// (the same as reading the enlarged picture once, divided back), and reads more of its cards; as a
-// live frame (the default options) it is read once.
+// not enlarge. As a still picture it is read again enlarged (smallIndexEnlarge), positions in its
+// own pixels (the same as reading the enlarged picture once, divided back), and reads more of its
+// cards; as a live frame (the default options) it is read once.
 TEST(RealCards, SmallIndicesOfAStillPictureAreReadAgainEnlarged) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();
@@ -535,10 +535,10 @@ TEST(RealCards, SmallIndicesOfAStillPictureAreReadAgainEnlarged) {
         ASSERT_EQ(l.cards[i].face, d.cards[i].face);
         ASSERT_EQ(l.cards[i].indices.size(), d.cards[i].indices.size());
         for (std::size_t k = 0; k < d.cards[i].indices.size(); ++k) {
-            EXPECT_NEAR(d.cards[i].indices[k].centre.x, l.cards[i].indices[k].centre.x / float(enlarge),
-                        0.02f);
-            EXPECT_NEAR(d.cards[i].indices[k].centre.y, l.cards[i].indices[k].centre.y / float(enlarge),
-                        0.02f);
+            EXPECT_NEAR(d.cards[i].indices[k].centre.x,
+                        l.cards[i].indices[k].centre.x / float(enlarge), 0.02f);
+            EXPECT_NEAR(d.cards[i].indices[k].centre.y,
+                        l.cards[i].indices[k].centre.y / float(enlarge), 0.02f);
             EXPECT_LE(d.cards[i].indices[k].box.br().y, 270.f + 1e-3f);
         }
     }

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include <opencv2/imgproc.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 namespace nertz::vision {
 
@@ -490,8 +490,9 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
         if (small.empty()) continue;
         Quad q;
         for (std::size_t k = 0; k < 4; ++k)
-            q[k] = cv::Point2f((quad[k].x - float(box.x)) * float(shrunk.width) / float(box.width),
-                               (quad[k].y - float(box.y)) * float(shrunk.height) / float(box.height));
+            q[k] =
+                cv::Point2f((quad[k].x - float(box.x)) * float(shrunk.width) / float(box.width),
+                            (quad[k].y - float(box.y)) * float(shrunk.height) / float(box.height));
         s.descriptors.push_back(describeBack(rectifyCard(small, q)));
         s.descriptors.back().blur = kEnrolmentShrunkSpread;
     }

@@ -124,8 +124,8 @@ inline constexpr std::array<float, 2> kEnrolmentBlurs{0.7f, 1.2f};
 // resampled, softened by kEnrolmentShrunkSoften (sigma, shrunk pixels) and JPEG-coded at
 // kEnrolmentShrunkJpeg, as a camera shows a card further away than the one held up to enrol. A
 // fine, faint pattern (thin rings or a fine checker on white) loses most of its top frequencies so,
-// and matched only to the sharp enrolment it was left unknown (BACKS.md, "Shrunk enrolment copies").
-// Their spread (BackDescriptor::blur) is kEnrolmentShrunkSpread: copies of a still card.
+// and matched only to the sharp enrolment it was left unknown (BACKS.md, "Shrunk enrolment
+// copies"). Their spread (BackDescriptor::blur) is kEnrolmentShrunkSpread: copies of a still card.
 inline constexpr std::array<float, 2> kEnrolmentShrunkSides{240.f, 160.f};
 inline constexpr float kEnrolmentShrinkAtMost = 0.8f;
 inline constexpr float kEnrolmentShrunkSoften = 0.6f;
@@ -145,8 +145,9 @@ inline float smearSpread(float share) {
 }
 
 // The signature of one view of a deck: the whole card as seen, blurred by each of kEnrolmentBlurs,
-// smeared by each of kEnrolmentSmears four ways and shrunk to kEnrolmentShrunkSides, and strips of 12% and 25% along either long
-// edge. Throws SignatureError when the quad is degenerate or mostly outside the picture.
+// smeared by each of kEnrolmentSmears four ways and shrunk to kEnrolmentShrunkSides, and strips of
+// 12% and 25% along either long edge. Throws SignatureError when the quad is degenerate or mostly
+// outside the picture.
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
 
 // Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs). Whole cards

@@ -96,9 +96,9 @@ struct DetectorOptions {
     // smallIndexEnlarge, and that reading is kept. A far camera's lake has 8-30 px indices, which
     // the reader reads far better enlarged; it costs a second, larger reading of such pictures
     // (models/MODEL.md, "Small indices read again"; 2 times since 2026-11-27, "Small indices read
-    // twice as large"). 0: off, the default for following a camera
-    // live (a frame of small indices would take ~2.5 times the 40 ms budget); stillPicture() turns
-    // it on for pictures read once (nertzref-cli detect / eval / lake, the app's lake step).
+    // twice as large"). 0: off, the default for following a camera live (a frame of small indices
+    // would take ~2.5 times the 40 ms budget); stillPicture() turns it on for pictures read once
+    // (nertzref-cli detect / eval / lake, the app's lake step).
     float smallIndexHeight = 0.f;
     double smallIndexEnlarge = 2.0;
     // A picture is also read at these multiples of its working scale, and the indices those
