@@ -45,4 +45,31 @@ BENCHMARK(BM_Detect1280x720)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 
+// The reader's stretch of a patch (5th to 95th percentile to 0..1), as a frame asks for it: 2,560
+// candidates' 12x20 halves for the gate and ~400 full 24x40 patches for the reader; here 3,000
+// windows of a real webcam picture in that proportion (five halves to one full patch).
+static void BM_NormalisePatch(benchmark::State& state) {
+    cv::Mat gray;
+    cv::cvtColor(nertz::vision::loadImage(std::string(NERTZ_SHARED_DIR) +
+                                          "/data/real-cards/webcam_table/images/"
+                                          "WIN_20240627_11_36_36_Pro.jpg"),
+                 gray, cv::COLOR_BGR2GRAY);
+    cv::RNG rng(1);
+    std::vector<cv::Mat> patches;
+    for (int i = 0; i < 3000; ++i) {
+        const cv::Size size = i % 6 == 0 ? cv::Size(24, 40) : cv::Size(12, 20);
+        patches.push_back(gray(cv::Rect(rng.uniform(0, gray.cols - size.width),
+                                        rng.uniform(0, gray.rows - size.height), size.width,
+                                        size.height))
+                              .clone());
+    }
+    std::vector<float> out(24 * 40);
+    for (auto _ : state) {
+        for (const auto& p : patches) nertz::vision::normalisePatch(p, out.data());
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.counters["patches"] = double(patches.size());
+}
+BENCHMARK(BM_NormalisePatch)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK_MAIN();

@@ -310,8 +310,10 @@ static double percentileOfSorted(const std::vector<std::uint8_t>& sorted, double
 // then (v - lo) / max(hi - lo, 8) clipped to 0..1): noise, flat, two-level and narrow-range patches.
 TEST(IndexProposals, NormalisedPatchEqualsSortedPercentiles) {
     cv::RNG rng(5);
-    for (int i = 0; i < 400; ++i) {
-        cv::Mat p(i % 7 == 0 ? 3 : 40, i % 5 == 0 ? 1 : 24, CV_8U);
+    for (int i = 0; i < 440; ++i) {
+        // the last 40: one to four pixels (the sorted positions of both percentiles at the ends)
+        cv::Mat p = i >= 400 ? cv::Mat(1, 1 + (i / 4) % 4, CV_8U)
+                             : cv::Mat(i % 7 == 0 ? 3 : 40, i % 5 == 0 ? 1 : 24, CV_8U);
         switch (i % 4) {
             case 0: rng.fill(p, cv::RNG::UNIFORM, 0, 256); break;
             case 1: p.setTo(rng.uniform(0, 256)); break;

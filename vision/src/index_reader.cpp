@@ -69,24 +69,28 @@ void normalisePatch(const cv::Mat& p, float* dst, cv::Range statsColumns) {
     }
     int hist[256];
     for (int v = 0; v < 256; ++v) hist[v] = part[0][v] + part[1][v] + part[2][v] + part[3][v];
+    // counts of 16 levels at a time, so that a sorted position is found in at most 16 + 16 steps
+    int block[16];
+    for (int b = 0; b < 16; ++b) {
+        int sum = 0;
+        for (int v = 16 * b; v < 16 * b + 16; ++v) sum += hist[v];
+        block[b] = sum;
+    }
+    // the grey level at sorted position k: the first level whose cumulative count exceeds k (255
+    // past the end, where pct() does not use it)
+    auto levelAt = [&](std::size_t k) {
+        std::size_t cum = 0;
+        int b = 0;
+        while (b < 16 && cum + std::size_t(block[b]) <= k) cum += std::size_t(block[b++]);
+        if (b == 16) return 255.0;
+        for (int v = 16 * b;; ++v)
+            if ((cum += std::size_t(hist[v])) > k) return double(v);
+    };
     // a percentile interpolates between the values at sorted positions k and k + 1 (as
-    // numpy.percentile); the four values are found in one walk of the cumulative histogram
+    // numpy.percentile)
     const double posLo = 0.05 * (n - 1), posHi = 0.95 * (n - 1);
     const std::size_t kLo = std::size_t(posLo), kHi = std::size_t(posHi);
-    const std::size_t want[4] = {kLo, kLo + 1, kHi, kHi + 1};
-    double at[4] = {255.0, 255.0, 255.0, 255.0};
-    bool done[4] = {};
-    int found = 0;
-    std::size_t cum = 0;
-    for (int v = 0; v < 256 && found < 4; ++v) {
-        cum += std::size_t(hist[v]);
-        for (int t = 0; t < 4; ++t)
-            if (!done[t] && cum > want[t]) {
-                at[t] = double(v);
-                done[t] = true;
-                ++found;
-            }
-    }
+    const double at[4] = {levelAt(kLo), levelAt(kLo + 1), levelAt(kHi), levelAt(kHi + 1)};
     auto pct = [&](std::size_t k, double pos, double a0, double a1) {
         const double frac = pos - double(k);
         return k + 1 < std::size_t(n) ? a0 * (1 - frac) + a1 * frac : a0;
@@ -94,8 +98,20 @@ void normalisePatch(const cv::Mat& p, float* dst, cv::Range statsColumns) {
     const double lo = pct(kLo, posLo, at[0], at[1]), hi = pct(kHi, posHi, at[2], at[3]);
     const double scale = 1.0 / std::max(hi - lo, 8.0);
     // the output depends on the grey level alone: one table entry per level
+    // (two levels a vector where the CPU has them: the same values as std::clamp, since v - lo is
+    // never -0 and never NaN)
     float lut[256];
+#if CV_SIMD128_64F
+    const cv::v_float64x2 vLo = cv::v_setall_f64(lo), vScale = cv::v_setall_f64(scale),
+                          vZero = cv::v_setzero_f64(), vOne = cv::v_setall_f64(1.0),
+                          vFour = cv::v_setall_f64(4.0);
+    cv::v_float64x2 a(0.0, 1.0), b(2.0, 3.0);
+    for (int v = 0; v < 256; v += 4, a += vFour, b += vFour)
+        cv::v_store(lut + v, cv::v_cvt_f32(cv::v_min(cv::v_max((a - vLo) * vScale, vZero), vOne),
+                                           cv::v_min(cv::v_max((b - vLo) * vScale, vZero), vOne)));
+#else
     for (int v = 0; v < 256; ++v) lut[v] = float(std::clamp((v - lo) * scale, 0.0, 1.0));
+#endif
     for (int k = 0; k < all; ++k) dst[k] = lut[src[k]];
 }
 
