@@ -58,10 +58,10 @@ static void BM_NormalisePatch(benchmark::State& state) {
     std::vector<cv::Mat> patches;
     for (int i = 0; i < 3000; ++i) {
         const cv::Size size = i % 6 == 0 ? cv::Size(24, 40) : cv::Size(12, 20);
-        patches.push_back(gray(cv::Rect(rng.uniform(0, gray.cols - size.width),
-                                        rng.uniform(0, gray.rows - size.height), size.width,
-                                        size.height))
-                              .clone());
+        patches.push_back(
+            gray(cv::Rect(rng.uniform(0, gray.cols - size.width),
+                          rng.uniform(0, gray.rows - size.height), size.width, size.height))
+                .clone());
     }
     std::vector<float> out(24 * 40);
     for (auto _ : state) {
