@@ -39,6 +39,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         double plainBacks = 0;
         double fineBacks = 0;
         double pepper = 0;
+        bool prefilter = false;
         double plainTables = 0;
         double realHands = 0;
         bool crops = false;
@@ -74,6 +75,10 @@ void addSynthCommand(CLI::App& app, Context&) {
         ->capture_default_str();
     cmd->add_option("--pepper", args->pepper, "share of scenes with salt-and-pepper noise (as the real set's exporter added)")
         ->capture_default_str();
+    cmd->add_flag("--prefilter", args->prefilter,
+                  "blur each card's artwork by its shrink before drawing it, as a camera averages "
+                  "a fine pattern, instead of aliasing it into moire (off by default: the figures "
+                  "before 2026-11-27 were measured without it)");
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
     cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
     cmd->add_flag("--masks", args->masks,
@@ -95,6 +100,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         opt.plainBacks = args->plainBacks;
         opt.fineBacks = args->fineBacks;
         opt.pepperNoise = args->pepper;
+        opt.prefilterCards = args->prefilter;
         opt.plainTables = args->plainTables;
         opt.realHands = args->realHands;
         opt.kind = sy::parseSceneKind(args->kind);

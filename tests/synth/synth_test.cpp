@@ -469,6 +469,53 @@ TEST(SynthBacks, FineBacksTileThePatternFinerAndAreRecreatedFromTheirName) {
               0.0);
 }
 
+// Cards drawn smaller than their artwork (SceneOptions::prefilterCards) are blurred by their shrink
+// first: a fine back pattern comes out averaged, as a camera's pixels average it, where the warp's
+// point samples alone alias it into moire. The layout and labels are the same either way; inside
+// the cards that show whole the fine detail (mean |Laplacian|) is clearly less; off, the scenes are
+// the scenes before the option.
+TEST(SynthBacks, PrefilteredCardsAreAveragedNotAliased) {
+    sy::SceneOptions plain;
+    plain.kind = sy::SceneKind::Backs;
+    plain.size = {640, 480};
+    plain.fineBacks = 1.0;
+    sy::SceneOptions soft = plain;
+    soft.prefilterCards = true;
+    auto detail = [](const cv::Mat& img, const std::vector<cv::Point2f>& quad) {
+        cv::Mat g, lap, mask = cv::Mat::zeros(img.size(), CV_8U);
+        cv::cvtColor(img, g, cv::COLOR_BGR2GRAY);
+        cv::Laplacian(g, lap, CV_32F);
+        lap = cv::abs(lap);
+        std::vector<cv::Point> poly;
+        const cv::Point2f c = (quad[0] + quad[1] + quad[2] + quad[3]) * 0.25f;
+        for (const auto& p : quad) poly.emplace_back(c + 0.6f * (p - c));  // the middle, off the margin
+        cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255));
+        return cv::mean(lap, mask)[0];
+    };
+    double sharp = 0, averaged = 0;
+    int cards = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        const sy::Scene a = sy::SceneGenerator(testDesigns(), plain).generate(seed);
+        const sy::Scene b = sy::SceneGenerator(testDesigns(), soft).generate(seed);
+        ASSERT_EQ(a.cards.size(), b.cards.size());
+        for (std::size_t i = 0; i < a.cards.size(); ++i) {
+            ASSERT_EQ(a.cards[i].quad, b.cards[i].quad);
+            EXPECT_NEAR(a.cards[i].visibleFraction, b.cards[i].visibleFraction, 0.02);
+            if (a.cards[i].faceUp || a.cards[i].visibleFraction < 0.95) continue;
+            sharp += detail(a.image, a.cards[i].quad);
+            averaged += detail(b.image, b.cards[i].quad);
+            ++cards;
+        }
+    }
+    ASSERT_GT(cards, 4);
+    EXPECT_LT(averaged, 0.8 * sharp) << cards << " cards";
+    sy::SceneOptions off = soft;
+    off.prefilterCards = false;
+    EXPECT_EQ(cv::norm(sy::SceneGenerator(testDesigns(), off).generate(7).image,
+                       sy::SceneGenerator(testDesigns(), plain).generate(7).image, cv::NORM_INF),
+              0.0);
+}
+
 // Real-looking hands (light across the hand, skin texture, a shadow) are not one flat colour: the
 // back segmenter trained on flat hands took a flat skin-coloured hand for a plain back. Inside the
 // hands (their shaded rims left out) the grey level varies more than in flat ones (measured

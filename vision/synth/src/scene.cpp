@@ -260,9 +260,13 @@ cv::Matx33d viewHomography(cv::Size size, double tilt, double axis, double focal
     return k * r * k.inv();
 }
 
+// SceneOptions::prefilterCards: artwork shrunk below this is blurred by this sigma over the shrink
+// (artwork pixels) before it is warped (rectifyCard prefilters its own shrinking the same way).
+constexpr double kPrefilterBelow = 0.8, kPrefilterSigma = 0.45;
+
 // Blends `src` (BGRA) into `dst` (BGR) through its alpha; writes `id` into `ids` where alpha > 50%.
 void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d& cardToImage, int id,
-               double shadowStrength, cv::Point2d shadowOffset, double shadowBlur) {
+               double shadowStrength, cv::Point2d shadowOffset, double shadowBlur, bool prefilter) {
     const std::vector<cv::Point2d> corners{{0, 0}, {double(src.cols), 0}, {double(src.cols), double(src.rows)}, {0, double(src.rows)}};
     std::vector<cv::Point2f> quad;
     for (const auto& c : corners) quad.push_back(apply(cardToImage, c));
@@ -271,7 +275,17 @@ void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d
     if (roi.area() <= 0) return;
     const cv::Matx33d shift(1, 0, -roi.x, 0, 1, -roi.y, 0, 0, 1);
     cv::Mat warped;
-    cv::warpPerspective(src, warped, shift * cardToImage, roi.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    const cv::Mat* from = &src;
+    cv::Mat soft;
+    if (prefilter) {
+        // the card's mean shrink: its area in the picture over the artwork's (SceneOptions)
+        const double shrink = std::sqrt(cv::contourArea(quad) / double(src.cols * src.rows));
+        if (shrink < kPrefilterBelow) {
+            cv::GaussianBlur(src, soft, cv::Size(0, 0), kPrefilterSigma / shrink);
+            from = &soft;
+        }
+    }
+    cv::warpPerspective(*from, warped, shift * cardToImage, roi.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
     std::vector<cv::Mat> ch;
     cv::split(warped, ch);
     cv::Mat alpha;
@@ -661,7 +675,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                                    p.centre.y - (sa * art.cols + ca * art.rows) / 2, 0, 0, 1);
         const cv::Matx33d m = view * toPlaneM;
         cardToImage.push_back(m);
-        composite(scene.image, ids, art, m, int(i), shadowStrength, shadowDir * (shortSide * 0.006), shortSide * 0.006);
+        composite(scene.image, ids, art, m, int(i), shadowStrength, shadowDir * (shortSide * 0.006), shortSide * 0.006,
+                  options_.prefilterCards);
 
         SceneCard c;
         c.faceUp = p.faceUp;

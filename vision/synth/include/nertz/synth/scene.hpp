@@ -43,6 +43,11 @@ struct SceneOptions {
     double plainTables = 0.0;      // share of scenes on a plain one-colour cloth (felt)
     double realHands = 0.0;        // share of hands drawn with light, skin texture and a shadow
     double pepperNoise = 0.0;      // share of scenes with salt-and-pepper noise, as the real set's exporter added
+    // Cards drawn smaller than their artwork are first blurred (sigma 0.45 / shrink) so that their
+    // pattern is averaged, as a camera's pixels and lens average it, instead of aliased into moiré
+    // by the warp's point samples. Off by default: every figure recorded before 2026-11-27 was
+    // measured on scenes drawn without it (BACKS.md, "Cards drawn as a camera sees them").
+    bool prefilterCards = false;
 };
 
 // A printed corner index of a placed face-up card.
