@@ -488,7 +488,8 @@ TEST(SynthBacks, PrefilteredCardsAreAveragedNotAliased) {
         lap = cv::abs(lap);
         std::vector<cv::Point> poly;
         const cv::Point2f c = (quad[0] + quad[1] + quad[2] + quad[3]) * 0.25f;
-        for (const auto& p : quad) poly.emplace_back(c + 0.6f * (p - c));  // the middle, off the margin
+        for (const auto& p : quad)
+            poly.emplace_back(c + 0.6f * (p - c));  // the middle, off the margin
         cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255));
         return cv::mean(lap, mask)[0];
     };

@@ -265,8 +265,9 @@ cv::Matx33d viewHomography(cv::Size size, double tilt, double axis, double focal
 constexpr double kPrefilterBelow = 0.8, kPrefilterSigma = 0.45;
 
 // Blends `src` (BGRA) into `dst` (BGR) through its alpha; writes `id` into `ids` where alpha > 50%.
-void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d& cardToImage, int id,
-               double shadowStrength, cv::Point2d shadowOffset, double shadowBlur, bool prefilter) {
+void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d& cardToImage,
+               int id, double shadowStrength, cv::Point2d shadowOffset, double shadowBlur,
+               bool prefilter) {
     const std::vector<cv::Point2d> corners{{0, 0}, {double(src.cols), 0}, {double(src.cols), double(src.rows)}, {0, double(src.rows)}};
     std::vector<cv::Point2f> quad;
     for (const auto& c : corners) quad.push_back(apply(cardToImage, c));
@@ -285,7 +286,8 @@ void composite(cv::Mat& dst, cv::Mat& ids, const cv::Mat& src, const cv::Matx33d
             from = &soft;
         }
     }
-    cv::warpPerspective(*from, warped, shift * cardToImage, roi.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    cv::warpPerspective(*from, warped, shift * cardToImage, roi.size(), cv::INTER_LINEAR,
+                        cv::BORDER_CONSTANT, cv::Scalar::all(0));
     std::vector<cv::Mat> ch;
     cv::split(warped, ch);
     cv::Mat alpha;
@@ -675,8 +677,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
                                    p.centre.y - (sa * art.cols + ca * art.rows) / 2, 0, 0, 1);
         const cv::Matx33d m = view * toPlaneM;
         cardToImage.push_back(m);
-        composite(scene.image, ids, art, m, int(i), shadowStrength, shadowDir * (shortSide * 0.006), shortSide * 0.006,
-                  options_.prefilterCards);
+        composite(scene.image, ids, art, m, int(i), shadowStrength, shadowDir * (shortSide * 0.006),
+                  shortSide * 0.006, options_.prefilterCards);
 
         SceneCard c;
         c.faceUp = p.faceUp;
