@@ -72,4 +72,30 @@ static void BM_NormalisePatch(benchmark::State& state) {
 }
 BENCHMARK(BM_NormalisePatch)->Unit(benchmark::kMicrosecond);
 
+// The reader on the patches a live frame asks it to read (~460 of the bench frame's 24x40
+// candidates pass the gate): here 460 windows of a real webcam picture, read whatever the gate says.
+static void BM_ReadPatches(benchmark::State& state) {
+    cv::setNumThreads(1);
+    cv::Mat gray;
+    cv::cvtColor(nertz::vision::loadImage(std::string(NERTZ_SHARED_DIR) +
+                                          "/data/real-cards/webcam_table/images/"
+                                          "WIN_20240627_11_37_46_Pro.jpg"),
+                 gray, cv::COLOR_BGR2GRAY);
+    cv::RNG rng(2);
+    std::vector<cv::Mat> patches;
+    for (int i = 0; i < 460; ++i)
+        patches.push_back(
+            gray(cv::Rect(rng.uniform(0, gray.cols - 24), rng.uniform(0, gray.rows - 40), 24, 40))
+                .clone());
+    nertz::vision::IndexReader reader(nertz::vision::resolveModelDir());
+    std::size_t read = 0;
+    for (auto _ : state) {
+        const auto r = reader.read(patches);
+        read = r.size();
+        benchmark::DoNotOptimize(r.data());
+    }
+    state.counters["patches"] = double(read);
+}
+BENCHMARK(BM_ReadPatches)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK_MAIN();

@@ -682,8 +682,9 @@ TEST(RealCards, SureIndicesOfTheOtherAspectsAreAdded) {
     EXPECT_EQ(t.onlySecond, 0);  // they only add
 }
 
-// The reader split in two (its first block computed by hand, the rest from index_cnn_tail.onnx)
-// reads every candidate patch of a real photo as the whole net does; a tail file that is not that
+// The reader split in two (its first block computed by hand, the rest from index_cnn_tail.onnx),
+// and the whole reader computed by hand (AVX2), read every candidate patch of a real photo as the
+// whole net in dnn does; a tail file that is not that
 // net's (here the gate) is noticed when it loads, and the whole net reads.
 TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     NERTZ_REQUIRE_MODEL();
@@ -706,6 +707,12 @@ TEST(IndexReader, SplitReaderReadsAsTheWholeNet) {
     EXPECT_TRUE(narrow.split());
     EXPECT_FALSE(plain.split());
     EXPECT_FALSE(wrongTail.split());
+    // where the processor has AVX2 and FMA the whole reader is computed by hand (the split's
+    // dnn tail too); the narrow reader keeps the tail in dnn
+    EXPECT_EQ(split.ownReader(),
+              cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3));
+    EXPECT_FALSE(narrow.ownReader());
+    EXPECT_FALSE(plain.ownReader());
 
     cv::Mat gray;
     cv::cvtColor(loadImage(kReal + "/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg"), gray,

@@ -75,6 +75,9 @@ class IndexReader {
 
     // Whether the reader's first block is computed here and the rest by kIndexTailModelFile.
     bool split() const;
+    // Whether the whole reader is computed here (AVX2 and FMA, wideSimd, and a split reader of the
+    // expected shape that agrees with dnn when it loads), dnn then running neither part.
+    bool ownReader() const;
     // Whether the gate is computed here (from kGateModelFile's weights) rather than by dnn.
     bool ownGate() const;
 
