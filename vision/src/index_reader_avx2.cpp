@@ -205,13 +205,18 @@ void gateAvx2N(const float* pooled, const float* w1t, const float* b1, const flo
                const float* b2, float* logits) {
     alignas(32) float hidden[N][48];
     for (int k = 0; k < 6; ++k) {
+        // (unrolled over the N patches, so that their sums stay in registers: GCC's -O2 kept them
+        // in memory, each addition waiting on a store)
         __m256 acc[N];
+#pragma GCC unroll 8
         for (int j = 0; j < N; ++j) acc[j] = _mm256_loadu_ps(b1 + 8 * k);
         for (int i = 0; i < 240; ++i) {
             const __m256 wv = _mm256_loadu_ps(w1t + i * 48 + 8 * k);
+#pragma GCC unroll 8
             for (int j = 0; j < N; ++j)
-                acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(pooled[j * 240 + i]), wv, acc[j]);
+                acc[j] = _mm256_fmadd_ps(_mm256_broadcast_ss(pooled + j * 240 + i), wv, acc[j]);
         }
+#pragma GCC unroll 8
         for (int j = 0; j < N; ++j)
             _mm256_store_ps(hidden[j] + 8 * k, _mm256_max_ps(acc[j], _mm256_setzero_ps()));
     }
