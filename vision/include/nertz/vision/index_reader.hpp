@@ -1,6 +1,6 @@
-// Reads corner-index patches: a cheap gate CNN drops most non-index patches, then a small CNN (both
-// ONNX, run by cv::dnn) names the face (52 classes, scoring::Card::index() order) or "not an index"
-// (52).
+// Reads corner-index patches: a cheap gate CNN drops most non-index patches, then a small CNN names
+// the face (52 classes, scoring::Card::index() order) or "not an index" (52). Both are ONNX files
+// loaded by cv::dnn, and computed by hand where the processor has AVX2 and FMA.
 #pragma once
 
 #include <array>
