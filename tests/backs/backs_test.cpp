@@ -960,6 +960,33 @@ TEST(BackSegmenter, MarksCardsButNotTheTableOrAHand) {
     EXPECT_LT(cv::mean(out.outline, edgeBand & ~handMask)[0] / 255.0, 0.15) << "inside the cards";
 }
 
+// The segmenter's net computed by hand (AVX2 and FMA) gives what cv::dnn gives: the same card and
+// outline maps to a grey level, the same centres and offsets to float rounding, on a loose table
+// with a hand (1280x720 shrunk to the finder's 640x360) and on a picture whose sides are not
+// multiples of 8 (padded, as the finder's working size can be).
+TEST(BackSegmenter, ComputedByHandAsByDnn) {
+    const vi::BackSegmenter hand(vi::resolveModelDir("")), dnn(vi::resolveModelDir(""), false);
+    EXPECT_EQ(hand.computedHere(),
+              cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3));
+    EXPECT_FALSE(dnn.computedHere());
+    Scene s = looseScene(23, 5, 3);
+    drawTestHand(s.image, {1280, 650}, {880, 380}, 140);
+    for (const cv::Size size : {cv::Size(640, 360), cv::Size(603, 341)}) {
+        cv::Mat work;
+        cv::resize(s.image, work, size, 0, 0, cv::INTER_AREA);
+        const vi::BackSegmentation a = hand.segment(work), b = dnn.segment(work);
+        ASSERT_EQ(a.card.size(), b.card.size());
+        EXPECT_LE(cv::norm(a.card, b.card, cv::NORM_INF), 1.0) << size;
+        EXPECT_LE(cv::norm(a.outline, b.outline, cv::NORM_INF), 1.0) << size;
+        ASSERT_TRUE(a.hasCentres() && b.hasCentres());
+        ASSERT_EQ(a.centre.size(), b.centre.size());
+        EXPECT_LE(cv::norm(a.centre, b.centre, cv::NORM_INF), 1e-4) << size;
+        EXPECT_LE(cv::norm(a.offset, b.offset, cv::NORM_INF), 1e-3) << size;
+        EXPECT_EQ(a.stride, b.stride);
+        EXPECT_GT(cv::mean(b.card)[0], 20.0) << "the picture shows cards";
+    }
+}
+
 // A hand over the table that reaches onto a card: the learnt segmenter tells it from the cards,
 // so it adds at most one card (a finger that cuts a card's corner off can leave a scrap that is
 // counted: a known limit). The table-colour finder (`learntMask = false`) reads the hand as cards.

@@ -1,21 +1,102 @@
 // Learnt card / outline segmentation; see back_segmenter.hpp.
 #include "nertz/vision/back_segmenter.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include <opencv2/dnn.hpp>
+#include <opencv2/dnn/all_layers.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "back_segmenter_net.hpp"
 #include "nertz/vision/index_reader.hpp"
 
 namespace nertz::vision {
 
+namespace {
+
+// The nine convolutions of the loaded net, when they are the ones back_segmenter_net.hpp describes
+// (kernel, stride, dilation, padding and channels checked; the adds, the resize and the concat are
+// checked by the agreement test in the constructor).
+bool segNetWeights(cv::dnn::Net& net, detail::SegNet& out) {
+    struct Shape {
+        int k, stride, dilation, ci, co;
+        bool relu;
+    };
+    static constexpr Shape kShapes[9] = {{3, 2, 1, 3, 8, true},    {3, 2, 1, 8, 16, true},
+                                         {3, 2, 1, 16, 32, true},  {3, 1, 2, 32, 32, true},
+                                         {3, 1, 4, 32, 32, true},  {3, 1, 8, 32, 32, true},
+                                         {1, 1, 1, 48, 24, true},  {3, 1, 1, 24, 24, true},
+                                         {3, 1, 1, 24, 0, false}};
+    std::vector<cv::Ptr<cv::dnn::Layer>> convs;
+    for (const auto& name : net.getLayerNames()) {
+        const auto layer = net.getLayer(name);
+        if (layer->type == "Convolution") convs.push_back(layer);
+    }
+    if (convs.size() != 9) return false;
+    out.layers.clear();
+    for (int i = 0; i < 9; ++i) {
+        const Shape& e = kShapes[i];
+        const auto* c = dynamic_cast<cv::dnn::ConvolutionLayer*>(convs[std::size_t(i)].get());
+        if (!c || convs[std::size_t(i)]->blobs.size() < 2) return false;
+        const std::size_t k = std::size_t(e.k), pad = std::size_t(e.dilation * (e.k / 2));
+        if (c->kernel_size != std::vector<size_t>{k, k} ||
+            c->strides != std::vector<size_t>{std::size_t(e.stride), std::size_t(e.stride)} ||
+            c->dilations != std::vector<size_t>{std::size_t(e.dilation), std::size_t(e.dilation)} ||
+            c->pads_begin != std::vector<size_t>{pad, pad} ||
+            c->pads_end != std::vector<size_t>{pad, pad})
+            return false;
+        const cv::Mat& w = convs[std::size_t(i)]->blobs[0];
+        const cv::Mat& b = convs[std::size_t(i)]->blobs[1];
+        const int co = w.dims == 4 ? w.size[0] : 0;
+        if (w.type() != CV_32F || b.type() != CV_32F || w.dims != 4 || w.size[1] != e.ci ||
+            w.size[2] != e.k || w.size[3] != e.k || int(b.total()) != co ||
+            (e.co > 0 ? co != e.co : (co < 1 || co > 8)))
+            return false;
+        const int cop = (co + 7) / 8 * 8;
+        detail::SegConv l;
+        l.k = e.k;
+        l.stride = e.stride;
+        l.dilation = e.dilation;
+        l.relu = e.relu;
+        l.w.assign(std::size_t(e.k * e.k * e.ci * cop), 0.f);
+        l.b.assign(std::size_t(cop), 0.f);
+        const float* pw = w.ptr<float>();
+        for (int o = 0; o < co; ++o) {
+            l.b[std::size_t(o)] = b.ptr<float>()[o];
+            for (int ci = 0; ci < e.ci; ++ci)
+                for (int t = 0; t < e.k * e.k; ++t)
+                    l.w[std::size_t((t * e.ci + ci) * cop + o)] = pw[(o * e.ci + ci) * e.k * e.k + t];
+        }
+        out.layers.push_back(std::move(l));
+        if (i == 8) out.outChannels = co;
+    }
+    return true;
+}
+
+}  // namespace
+
 struct BackSegmenter::Impl {
     mutable cv::dnn::Net net;
+    // the net computed by hand (AVX2 and FMA), when it agrees with dnn on a test picture
+    bool own = false;
+    detail::SegNet hand;
+
+    cv::Mat forward(const cv::Mat& padded) const {
+#ifdef NERTZ_READER_AVX2
+        if (own) return detail::segNetAvx2(hand, padded);
+#endif
+        // BGR in 0..1 minus 0.5, as in training
+        const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0 / 255.0, cv::Size(),
+                                                    cv::Scalar(127.5, 127.5, 127.5), false, false);
+        net.setInput(blob);
+        return net.forward();
+    }
 };
 
-BackSegmenter::BackSegmenter(const std::string& modelDir) : impl_(std::make_shared<Impl>()) {
+BackSegmenter::BackSegmenter(const std::string& modelDir, bool wideSimd)
+    : impl_(std::make_shared<Impl>()) {
     const std::filesystem::path file = std::filesystem::path(modelDir) / kBackSegModelFile;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
@@ -29,6 +110,31 @@ BackSegmenter::BackSegmenter(const std::string& modelDir) : impl_(std::make_shar
         throw ModelError("cannot load " + file.string() + ": " + e.what());
     }
     if (impl_->net.empty()) throw ModelError("cannot load " + file.string());
+#ifndef NERTZ_READER_AVX2
+    (void)wideSimd;
+#endif
+#ifdef NERTZ_READER_AVX2
+    if (wideSimd && cv::checkHardwareSupport(CV_CPU_AVX2) &&
+        cv::checkHardwareSupport(CV_CPU_FMA3) && segNetWeights(impl_->net, impl_->hand)) {
+        // a test picture (noise over two ramps, 96 x 64) read both ways: the same logits to
+        // within float rounding, or dnn reads every picture
+        cv::Mat probe(64, 96, CV_8UC3);
+        cv::RNG rng(777);
+        rng.fill(probe, cv::RNG::UNIFORM, 0, 256);
+        for (int y = 0; y < probe.rows; ++y)
+            for (int x = 0; x < probe.cols; ++x)
+                if ((x / 16 + y / 16) % 2) probe.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(2 * x), uchar(3 * y), 128);
+        const cv::Mat theirs = impl_->forward(probe).clone();
+        impl_->own = true;
+        const cv::Mat ours = impl_->forward(probe);
+        impl_->own = ours.size == theirs.size &&
+                     cv::norm(ours, theirs, cv::NORM_INF) <= 1e-3 * std::max(1.0, cv::norm(theirs, cv::NORM_INF));
+    }
+#endif
+}
+
+bool BackSegmenter::computedHere() const {
+    return impl_->own;
 }
 
 BackSegmentation BackSegmenter::segment(const cv::Mat& bgrWork) const {
@@ -37,10 +143,7 @@ BackSegmentation BackSegmenter::segment(const cv::Mat& bgrWork) const {
     const int W = (bgrWork.cols + 7) / 8 * 8, H = (bgrWork.rows + 7) / 8 * 8;
     cv::Mat padded;
     cv::copyMakeBorder(bgrWork, padded, 0, H - bgrWork.rows, 0, W - bgrWork.cols, cv::BORDER_REPLICATE);
-    // BGR in 0..1 minus 0.5, as in training
-    const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0 / 255.0, cv::Size(), cv::Scalar(127.5, 127.5, 127.5), false, false);
-    impl_->net.setInput(blob);
-    const cv::Mat out = impl_->net.forward();  // 1 x 2 (or 5) x H/4 x W/4
+    const cv::Mat out = impl_->forward(padded);  // 1 x 2 (or 5) x H/4 x W/4
     CV_Assert(out.dims == 4 && (out.size[1] == 2 || out.size[1] == 5));
     const int oh = out.size[2], ow = out.size[3];
     BackSegmentation seg;

@@ -1,7 +1,8 @@
 // Learnt segmentation for the back finder (issue 5): which pixels of a table picture show face-down
 // cards (not the table, not a hand) and where the outlines of cards run, also between two cards
 // that overlap. A small fully convolutional net (models/back_seg.onnx, trained by
-// models/training/train_back_seg.py on synthetic scenes of the train designs) run through cv::dnn.
+// models/training/train_back_seg.py on synthetic scenes of the train designs) loaded by cv::dnn and
+// computed by hand where the processor has AVX2 and FMA.
 #pragma once
 
 #include <memory>
@@ -27,11 +28,15 @@ struct BackSegmentation {
 class BackSegmenter {
 public:
     // Loads modelDir/back_seg.onnx; throws ModelError (index_reader.hpp) when missing or broken.
-    explicit BackSegmenter(const std::string& modelDir);
+    // wideSimd false: cv::dnn computes the net even where AVX2 is there (tests).
+    explicit BackSegmenter(const std::string& modelDir, bool wideSimd = true);
 
     // `bgrWork`: an 8-bit BGR picture at the finder's working size (long side ~640 px).
     // Not thread-safe: one segmenter per thread.
     BackSegmentation segment(const cv::Mat& bgrWork) const;
+    // Whether the net is computed by hand (AVX2 and FMA, and in agreement with cv::dnn on a test
+    // picture when it loaded) rather than by cv::dnn.
+    bool computedHere() const;
 
     // The segmenter of the calling thread, loaded from resolveModelDir("") on first use; null
     // (with one message on stderr) when the model cannot be loaded.
