@@ -82,10 +82,13 @@ struct BackSegmenter::Impl {
     // the net computed by hand (AVX2 and FMA), when it agrees with dnn on a test picture
     bool own = false;
     detail::SegNet hand;
+#ifdef NERTZ_READER_AVX2
+    mutable std::unique_ptr<detail::SegWork, detail::SegWorkDelete> work;  // one thread's
+#endif
 
     cv::Mat forward(const cv::Mat& padded) const {
 #ifdef NERTZ_READER_AVX2
-        if (own) return detail::segNetAvx2(hand, padded);
+        if (own) return detail::segNetAvx2(hand, padded, work);
 #endif
         // BGR in 0..1 minus 0.5, as in training
         const cv::Mat blob = cv::dnn::blobFromImage(padded, 1.0 / 255.0, cv::Size(),

@@ -16,7 +16,9 @@ namespace nertz::vision::detail {
 
 namespace {
 
-// One activation: h x w pixels of c channels, with a zero border of `pad` pixels all round.
+// One activation: h x w pixels of c channels, with a zero border of `pad` pixels all round. Its
+// memory is kept from one picture to the next (SegWork); only the border is cleared, every
+// interior value being written by the layer that makes it.
 struct Act {
     int h = 0, w = 0, c = 0, pad = 0;
     std::vector<float> v;
@@ -25,7 +27,17 @@ struct Act {
         w = ww;
         c = cc;
         pad = pp;
-        v.assign(std::size_t(h + 2 * pad) * std::size_t(w + 2 * pad) * std::size_t(c), 0.f);
+        const std::size_t rowLen = std::size_t(w + 2 * pad) * std::size_t(c);
+        v.resize(std::size_t(h + 2 * pad) * rowLen);
+        if (pad == 0) return;
+        std::fill(v.begin(), v.begin() + std::ptrdiff_t(std::size_t(pad) * rowLen), 0.f);
+        std::fill(v.end() - std::ptrdiff_t(std::size_t(pad) * rowLen), v.end(), 0.f);
+        const std::size_t side = std::size_t(pad) * std::size_t(c);
+        for (int y = 0; y < h; ++y) {
+            float* row = v.data() + std::size_t(y + pad) * rowLen;
+            std::fill(row, row + side, 0.f);
+            std::fill(row + rowLen - side, row + rowLen, 0.f);
+        }
     }
     float* at(int y, int x) { return v.data() + (std::size_t(y + pad) * std::size_t(w + 2 * pad) + std::size_t(x + pad)) * std::size_t(c); }
     const float* at(int y, int x) const {
@@ -94,9 +106,18 @@ void conv(const Act& in, const SegConv& l, Act& out, const Act* residual = nullp
 
 }  // namespace
 
-cv::Mat segNetAvx2(const SegNet& net, const cv::Mat& padded) {
-    const int H = padded.rows, W = padded.cols;
+struct SegWork {
     Act x, a1, a2, a3, r1, r2, r3, cat, u1, u2, head;
+};
+
+void SegWorkDelete::operator()(SegWork* w) const {
+    delete w;
+}
+
+cv::Mat segNetAvx2(const SegNet& net, const cv::Mat& padded, std::unique_ptr<SegWork, SegWorkDelete>& work) {
+    const int H = padded.rows, W = padded.cols;
+    if (!work) work.reset(new SegWork);
+    auto& [x, a1, a2, a3, r1, r2, r3, cat, u1, u2, head] = *work;
     // the input: BGR in 0..1 minus 0.5 (blobFromImage's (v - 127.5) / 255)
     x.reset(H, W, 3, 1);
     for (int y = 0; y < H; ++y) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -25,7 +26,14 @@ struct SegNet {
     int outChannels = 0;
 };
 
+// segNetAvx2's activations, kept from one picture to the next (allocated on first use).
+struct SegWork;
+struct SegWorkDelete {
+    void operator()(SegWork* w) const;
+};
+
 // The net's output for a BGR picture whose sides are multiples of 8: 1 x outChannels x h/4 x w/4.
-cv::Mat segNetAvx2(const SegNet& net, const cv::Mat& padded);
+cv::Mat segNetAvx2(const SegNet& net, const cv::Mat& padded,
+                   std::unique_ptr<SegWork, SegWorkDelete>& work);
 
 }  // namespace nertz::vision::detail
