@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -951,6 +952,7 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         mxs[k] = middles[k].x;
         mys[k] = middles[k].y;
     }
+    std::vector<cv::Rect> boxes(nm);  // each middle's pixels' bounding box
     for (int y = 0; y < fg.rows; ++y) {
         const uchar* f = fg.ptr<uchar>(y);
         const cv::Vec2f* o = offset.ptr<cv::Vec2f>(y);
@@ -960,6 +962,7 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
             if (!f[x]) continue;
             const float tx = (float(x) + 0.5f) * inv - 0.5f + o[x][0], ty = v + o[x][1];
             float best = options.centreReach * options.centreReach;  // farther: no middle's
+            int nearest = -1;
             const cv::v_float32x4 vtx = cv::v_setall_f32(tx), vty = cv::v_setall_f32(ty);
             for (std::size_t k = 0; k < n4; k += 4) {
                 const cv::v_float32x4 dx = cv::v_load(&mxs[k]) - vtx, dy = cv::v_load(&mys[k]) - vty;
@@ -970,9 +973,13 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
                 for (std::size_t j = 0; j < 4; ++j)
                     if (ds[j] < best) {
                         best = ds[j];
-                        l[x] = int(k + j);
+                        nearest = int(k + j);
                     }
             }
+            if (nearest < 0) continue;
+            l[x] = nearest;
+            cv::Rect& b = boxes[std::size_t(nearest)];
+            b = b.empty() ? cv::Rect(x, y, 1, 1) : (b | cv::Rect(x, y, 1, 1));
         }
     }
     // each middle's pixels: the largest connected part is the card's showing part; card pixels
@@ -981,17 +988,24 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     cv::Mat leftover = fg & (label < 0);
     if (cardPixels > 0) claimed = 1.f - float(cv::countNonZero(leftover)) / float(cardPixels);
     for (std::size_t k = 0; k < middles.size(); ++k) {
-        const cv::Mat mine = label == int(k);
+        // within the box of its pixels and a pixel more (the contours, in the picture's
+        // coordinates, and the masks are those of the whole picture there; nothing of this middle
+        // lies outside)
+        if (boxes[k].empty()) continue;
+        const cv::Rect roi = (boxes[k] + cv::Size(2, 2) - cv::Point(1, 1)) & cv::Rect(0, 0, fg.cols, fg.rows);
+        const cv::Mat mine = label(roi) == int(k);
         std::vector<std::vector<cv::Point>> cs;
-        cv::findContours(mine, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+        cv::findContours(mine, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE, roi.tl());
         if (cs.empty()) continue;
         std::vector<double> areas;
         for (const auto& c : cs) areas.push_back(cv::contourArea(c));
         const std::size_t big = std::size_t(std::max_element(areas.begin(), areas.end()) - areas.begin());
-        cv::Mat part = cv::Mat::zeros(fg.size(), CV_8U);
-        cv::drawContours(part, cs, int(big), cv::Scalar(255), cv::FILLED);
+        cv::Mat part = cv::Mat::zeros(roi.size(), CV_8U);
+        cv::drawContours(part, cs, int(big), cv::Scalar(255), cv::FILLED, cv::LINE_8, cv::noArray(),
+                         INT_MAX, -roi.tl());
         part &= mine;
-        leftover |= mine & ~part;
+        cv::Mat leftHere = leftover(roi);
+        leftHere |= mine & ~part;
         const double area = double(cv::countNonZero(part));
         if (area < 12) continue;
         pieces.push_back(measuredBlob(std::move(cs[big]), area));
