@@ -3,6 +3,10 @@
 // Run: build/tests/bench/vision_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -45,24 +49,31 @@ BENCHMARK(BM_Detect1280x720)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 
-// The reader's stretch of a patch (5th to 95th percentile to 0..1), as a frame asks for it: 2,560
-// candidates' 12x20 halves for the gate and ~400 full 24x40 patches for the reader; here 3,000
-// windows of a real webcam picture in that proportion (five halves to one full patch).
-static void BM_NormalisePatch(benchmark::State& state) {
+// `n` grayscale windows of a webcam_table photo at random places (seeded): every `fullEvery`-th one
+// a full 24x40 patch, the others the gate's 12x20 halves.
+static std::vector<cv::Mat> webcamWindows(const char* photo, int n, int fullEvery,
+                                          std::uint64_t seed) {
     cv::Mat gray;
     cv::cvtColor(nertz::vision::loadImage(std::string(NERTZ_SHARED_DIR) +
-                                          "/data/real-cards/webcam_table/images/"
-                                          "WIN_20240627_11_36_36_Pro.jpg"),
+                                          "/data/real-cards/webcam_table/images/" + photo),
                  gray, cv::COLOR_BGR2GRAY);
-    cv::RNG rng(1);
-    std::vector<cv::Mat> patches;
-    for (int i = 0; i < 3000; ++i) {
-        const cv::Size size = i % 6 == 0 ? cv::Size(24, 40) : cv::Size(12, 20);
-        patches.push_back(
+    cv::RNG rng(seed);
+    std::vector<cv::Mat> windows;
+    for (int i = 0; i < n; ++i) {
+        const cv::Size size = i % fullEvery == 0 ? cv::Size(24, 40) : cv::Size(12, 20);
+        windows.push_back(
             gray(cv::Rect(rng.uniform(0, gray.cols - size.width),
                           rng.uniform(0, gray.rows - size.height), size.width, size.height))
                 .clone());
     }
+    return windows;
+}
+
+// The reader's stretch of a patch (5th to 95th percentile to 0..1), as a frame asks for it: 2,560
+// candidates' 12x20 halves for the gate and ~400 full 24x40 patches for the reader; here 3,000
+// windows of a real webcam picture in that proportion (five halves to one full patch).
+static void BM_NormalisePatch(benchmark::State& state) {
+    const std::vector<cv::Mat> patches = webcamWindows("WIN_20240627_11_36_36_Pro.jpg", 3000, 6, 1);
     std::vector<float> out(24 * 40);
     for (auto _ : state) {
         for (const auto& p : patches) nertz::vision::normalisePatch(p, out.data());
@@ -73,20 +84,11 @@ static void BM_NormalisePatch(benchmark::State& state) {
 BENCHMARK(BM_NormalisePatch)->Unit(benchmark::kMicrosecond);
 
 // The reader on the patches a live frame asks it to read (~460 of the bench frame's 24x40
-// candidates pass the gate): here 460 windows of a real webcam picture, read whatever the gate says.
+// candidates pass the gate): here 460 windows of a real webcam picture, read whatever the gate
+// says.
 static void BM_ReadPatches(benchmark::State& state) {
     cv::setNumThreads(1);
-    cv::Mat gray;
-    cv::cvtColor(nertz::vision::loadImage(std::string(NERTZ_SHARED_DIR) +
-                                          "/data/real-cards/webcam_table/images/"
-                                          "WIN_20240627_11_37_46_Pro.jpg"),
-                 gray, cv::COLOR_BGR2GRAY);
-    cv::RNG rng(2);
-    std::vector<cv::Mat> patches;
-    for (int i = 0; i < 460; ++i)
-        patches.push_back(
-            gray(cv::Rect(rng.uniform(0, gray.cols - 24), rng.uniform(0, gray.rows - 40), 24, 40))
-                .clone());
+    const std::vector<cv::Mat> patches = webcamWindows("WIN_20240627_11_37_46_Pro.jpg", 460, 1, 2);
     nertz::vision::IndexReader reader(nertz::vision::resolveModelDir());
     std::size_t read = 0;
     for (auto _ : state) {

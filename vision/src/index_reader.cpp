@@ -1,6 +1,7 @@
 // Corner-index classifier through cv::dnn; see index_reader.hpp.
 #include "nertz/vision/index_reader.hpp"
 
+#include "dnn_weights.hpp"
 #include "index_reader_blocks.hpp"
 
 #include <algorithm>
@@ -260,11 +261,8 @@ bool firstBlockWeights(cv::dnn::Net& net, cv::Mat& w, cv::Mat& b) {
     if (names.size() < 3) return false;
     const auto conv = net.getLayer(names[0]), relu = net.getLayer(names[1]),
                pool = net.getLayer(names[2]);
-    const auto* c = dynamic_cast<cv::dnn::ConvolutionLayer*>(conv.get());
     const auto* p = dynamic_cast<cv::dnn::PoolingLayer*>(pool.get());
-    if (!c || !p || relu->type != "ReLU" || conv->blobs.size() < 2) return false;
-    if (c->kernel_size != std::vector<size_t>{3, 3} || c->strides != std::vector<size_t>{1, 1} ||
-        c->pads_begin != std::vector<size_t>{1, 1} || c->pads_end != std::vector<size_t>{1, 1})
+    if (!detail::isConv(conv, 3, 1, 1) || !p || relu->type != "ReLU" || conv->blobs.size() < 2)
         return false;
     if (p->type != 0 /* MAX */ || p->kernel_size != std::vector<size_t>{2, 2} ||
         p->strides != std::vector<size_t>{2, 2})
@@ -284,12 +282,7 @@ bool readerWeights(cv::dnn::Net& tail, const cv::Mat& w1, const cv::Mat& b1,
     for (const auto& name : tail.getLayerNames()) {
         const auto layer = tail.getLayer(name);
         if (layer->type == "Convolution") {
-            const auto* c = dynamic_cast<cv::dnn::ConvolutionLayer*>(layer.get());
-            if (!c || c->kernel_size != std::vector<size_t>{3, 3} ||
-                c->strides != std::vector<size_t>{2, 2} ||
-                c->pads_begin != std::vector<size_t>{1, 1} ||
-                c->pads_end != std::vector<size_t>{1, 1} || c->dilations != std::vector<size_t>{1, 1})
-                return false;
+            if (!detail::isConv(layer, 3, 2, 1)) return false;
             convs.push_back(layer);
         } else if (layer->type == "InnerProduct") {
             dense.push_back(layer);
@@ -300,31 +293,19 @@ bool readerWeights(cv::dnn::Net& tail, const cv::Mat& w1, const cv::Mat& b1,
         return l->blobs.size() > i && l->blobs[i].type() == CV_32F && l->blobs[i].total() == n &&
                l->blobs[i].isContinuous();
     };
-    if (!blob(convs[0], 0, 24 * 16 * 9) || !blob(convs[0], 1, 24) || !blob(convs[1], 0, 32 * 24 * 9) ||
-        !blob(convs[1], 1, 32) || !blob(dense[0], 0, 96 * 480) || !blob(dense[0], 1, 96) ||
-        !blob(dense[1], 0, 2 * 96) || !blob(dense[1], 1, 2) || !blob(dense[2], 0, 13 * 96) ||
-        !blob(dense[2], 1, 13) || !blob(dense[3], 0, 4 * 96) || !blob(dense[3], 1, 4) ||
-        !blob(dense[4], 0, 53 * 19) || dense[4]->blobs.size() != 1)
+    if (!blob(convs[0], 0, 24 * 16 * 9) || !blob(convs[0], 1, 24) ||
+        !blob(convs[1], 0, 32 * 24 * 9) || !blob(convs[1], 1, 32) || !blob(dense[0], 0, 96 * 480) ||
+        !blob(dense[0], 1, 96) || !blob(dense[1], 0, 2 * 96) || !blob(dense[1], 1, 2) ||
+        !blob(dense[2], 0, 13 * 96) || !blob(dense[2], 1, 13) || !blob(dense[3], 0, 4 * 96) ||
+        !blob(dense[3], 1, 4) || !blob(dense[4], 0, 53 * 19) || dense[4]->blobs.size() != 1)
         return false;
-    const auto values = [](const cv::Mat& m) {
-        const float* p = m.ptr<float>();
-        return std::vector<float>(p, p + m.total());
-    };
-    // [out][in][ky][kx] -> [ky][kx][in][out]
-    const auto repack = [](const cv::Mat& m, int ci, int co) {
-        const float* p = m.ptr<float>();
-        std::vector<float> r(std::size_t(9 * ci * co));
-        for (int o = 0; o < co; ++o)
-            for (int i = 0; i < ci; ++i)
-                for (int k = 0; k < 9; ++k) r[std::size_t((k * ci + i) * co + o)] = p[(o * ci + i) * 9 + k];
-        return r;
-    };
-    rw.w1 = values(w1);
-    rw.b1 = values(b1);
-    rw.w2 = repack(convs[0]->blobs[0], 16, 24);
-    rw.b2 = values(convs[0]->blobs[1]);
-    rw.w3 = repack(convs[1]->blobs[0], 24, 32);
-    rw.b3 = values(convs[1]->blobs[1]);
+    using detail::blobValues, detail::weightsByTap;
+    rw.w1 = blobValues(w1);
+    rw.b1 = blobValues(b1);
+    rw.w2 = weightsByTap(convs[0]->blobs[0], 16, 24, 3, 24);
+    rw.b2 = blobValues(convs[0]->blobs[1]);
+    rw.w3 = weightsByTap(convs[1]->blobs[0], 24, 32, 3, 32);
+    rw.b3 = blobValues(convs[1]->blobs[1]);
     // the dense layer's input is the flattened 32 x 5 x 3 (channel major); readerAvx2 keeps it as
     // [position][channel]
     const float* d = dense[0]->blobs[0].ptr<float>();
@@ -333,15 +314,16 @@ bool readerWeights(cv::dnn::Net& tail, const cv::Mat& w1, const cv::Mat& b1,
         for (int c = 0; c < 32; ++c)
             for (int o = 0; o < 96; ++o)
                 rw.wd[std::size_t((pos * 32 + c) * 96 + o)] = d[o * 480 + c * 15 + pos];
-    rw.bd = values(dense[0]->blobs[1]);
+    rw.bd = blobValues(dense[0]->blobs[1]);
     rw.wh.clear();
     rw.bh.clear();
     for (int h = 1; h <= 3; ++h) {
-        const auto w = values(dense[std::size_t(h)]->blobs[0]), b = values(dense[std::size_t(h)]->blobs[1]);
+        const auto w = blobValues(dense[std::size_t(h)]->blobs[0]),
+                   b = blobValues(dense[std::size_t(h)]->blobs[1]);
         rw.wh.insert(rw.wh.end(), w.begin(), w.end());
         rw.bh.insert(rw.bh.end(), b.begin(), b.end());
     }
-    rw.mix = values(dense[4]->blobs[0]);
+    rw.mix = blobValues(dense[4]->blobs[0]);
     return true;
 }
 

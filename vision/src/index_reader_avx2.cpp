@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "conv_avx2.hpp"
 #include "index_reader_blocks.hpp"
 
 namespace nertz::vision::detail {
@@ -41,50 +42,6 @@ void firstBlockAvx2(const float* in, const float* w, const float* b, float* out)
 }
 
 namespace {
-
-// A strided 3x3 convolution (stride 2) with ReLU over a zero-bordered input held as [y][x][channel]
-// (rows of IW pixels, CI channels a pixel). P neighbouring output pixels at a time, each pixel's CO
-// sums in CO / 8 vectors: each input value is broadcast against the weights of all output channels,
-// and the P x CO / 8 independent sums keep the FMA units busy (one chain alone waits on each
-// addition). The output pixel (oy, ox) is written at out + ((oy + OB) * OW + ox + OB) * CO (OB: the
-// output's own zero border).
-template <int CI, int CO, int OH, int OWN, int IW, int OW, int OB, int P>
-inline void conv3x3s2Relu(const float* in, const float* w, const float* b, float* out) {
-    constexpr int G = CO / 8;
-    static_assert(CO % 8 == 0 && OWN % P == 0);
-    for (int oy = 0; oy < OH; ++oy)
-        for (int ox0 = 0; ox0 < OWN; ox0 += P) {
-            __m256 acc[P][G];
-#pragma GCC unroll 4
-            for (int p = 0; p < P; ++p)
-#pragma GCC unroll 4
-                for (int g = 0; g < G; ++g) acc[p][g] = _mm256_loadu_ps(b + 8 * g);
-            for (int ky = 0; ky < 3; ++ky)
-                for (int kx = 0; kx < 3; ++kx) {
-                    const float* px = in + ((2 * oy + ky) * IW + 2 * ox0 + kx) * CI;
-                    const float* wk = w + (ky * 3 + kx) * CI * CO;
-#pragma GCC unroll 2
-                    for (int ci = 0; ci < CI; ++ci) {
-                        __m256 wv[G];
-#pragma GCC unroll 4
-                        for (int g = 0; g < G; ++g) wv[g] = _mm256_loadu_ps(wk + ci * CO + 8 * g);
-#pragma GCC unroll 4
-                        for (int p = 0; p < P; ++p) {
-                            const __m256 v = _mm256_broadcast_ss(px + 2 * p * CI + ci);
-#pragma GCC unroll 4
-                            for (int g = 0; g < G; ++g) acc[p][g] = _mm256_fmadd_ps(v, wv[g], acc[p][g]);
-                        }
-                    }
-                }
-#pragma GCC unroll 4
-            for (int p = 0; p < P; ++p) {
-                float* o = out + ((oy + OB) * OW + ox0 + p + OB) * CO;
-#pragma GCC unroll 4
-                for (int g = 0; g < G; ++g)
-                    _mm256_storeu_ps(o + 8 * g, _mm256_max_ps(acc[p][g], _mm256_setzero_ps()));
-            }
-        }
-}
 
 // the sum of a vector's eight lanes
 inline float lanesSum(__m256 v) {
@@ -142,12 +99,12 @@ void readerAvx2(const float* patch, const ReaderWeights& rw, float* prob) {
             for (int r = 0; r < 2; ++r)
 #pragma GCC unroll 3
                 for (int xv = 0; xv < 3; ++xv) {
-                    const __m256 m = _mm256_max_ps(_mm256_max_ps(a[r][xv][0], a[r][xv][1]),
-                                                   _mm256_setzero_ps());
+                    const __m256 m =
+                        _mm256_max_ps(_mm256_max_ps(a[r][xv][0], a[r][xv][1]), _mm256_setzero_ps());
                     // neighbouring pairs' maxima: lanes 0, 2, 4, 6 after the shuffles
                     const __m128 lo = _mm256_castps256_ps128(m), hi = _mm256_extractf128_ps(m, 1);
-                    const __m128 pairs = _mm_max_ps(_mm_shuffle_ps(lo, hi, 0x88),
-                                                    _mm_shuffle_ps(lo, hi, 0xdd));
+                    const __m128 pairs =
+                        _mm_max_ps(_mm_shuffle_ps(lo, hi, 0x88), _mm_shuffle_ps(lo, hi, 0xdd));
                     alignas(16) float q[4];
                     _mm_store_ps(q, pairs);
 #pragma GCC unroll 4
@@ -155,11 +112,13 @@ void readerAvx2(const float* patch, const ReaderWeights& rw, float* prob) {
                 }
         }
     }
-    // 16 x 20 x 12 -> 24 x 10 x 6 (bordered for the next) -> 32 x 5 x 3
+    // 16 x 20 x 12 -> 24 x 10 x 6 (bordered for the next) -> 32 x 5 x 3, 3x3 stride 2, ReLU
     alignas(32) float p2[12][8][24] = {};
-    conv3x3s2Relu<16, 24, 10, 6, 14, 8, 1, 3>(&p1[0][0][0], rw.w2.data(), rw.b2.data(), &p2[0][0][0]);
     alignas(32) float p3[15][32];
-    conv3x3s2Relu<24, 32, 5, 3, 8, 3, 0, 3>(&p2[0][0][0], rw.w3.data(), rw.b3.data(), &p3[0][0]);
+    const ActView v1{&p1[0][0][0], H / 2, W / 2, C1, 1}, v2{&p2[0][0][0], 10, 6, 24, 1},
+        v3{&p3[0][0], 5, 3, 32, 0};
+    convAvx2<3, 16, 3, 3>(v1, {rw.w2.data(), rw.b2.data(), 2, 1, true}, v2);
+    convAvx2<3, 24, 4, 3>(v2, {rw.w3.data(), rw.b3.data(), 2, 1, true}, v3);
     // dense 480 -> 96, ReLU
     __m256 acc[12];
 #pragma GCC unroll 12
@@ -169,7 +128,8 @@ void readerAvx2(const float* patch, const ReaderWeights& rw, float* prob) {
         const __m256 v = _mm256_broadcast_ss(in + r);
         const float* wr = rw.wd.data() + r * 96;
 #pragma GCC unroll 12
-        for (int g = 0; g < 12; ++g) acc[g] = _mm256_fmadd_ps(v, _mm256_loadu_ps(wr + 8 * g), acc[g]);
+        for (int g = 0; g < 12; ++g)
+            acc[g] = _mm256_fmadd_ps(v, _mm256_loadu_ps(wr + 8 * g), acc[g]);
     }
 #pragma GCC unroll 12
     for (int g = 0; g < 12; ++g) acc[g] = _mm256_max_ps(acc[g], _mm256_setzero_ps());

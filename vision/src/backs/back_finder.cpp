@@ -965,7 +965,8 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
             int nearest = -1;
             const cv::v_float32x4 vtx = cv::v_setall_f32(tx), vty = cv::v_setall_f32(ty);
             for (std::size_t k = 0; k < n4; k += 4) {
-                const cv::v_float32x4 dx = cv::v_load(&mxs[k]) - vtx, dy = cv::v_load(&mys[k]) - vty;
+                const cv::v_float32x4 dx = cv::v_load(&mxs[k]) - vtx,
+                                      dy = cv::v_load(&mys[k]) - vty;
                 const cv::v_float32x4 d = dx * dx + dy * dy;
                 if (!cv::v_check_any(d < cv::v_setall_f32(best))) continue;
                 float ds[4];
@@ -992,7 +993,8 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         // coordinates, and the masks are those of the whole picture there; nothing of this middle
         // lies outside)
         if (boxes[k].empty()) continue;
-        const cv::Rect roi = (boxes[k] + cv::Size(2, 2) - cv::Point(1, 1)) & cv::Rect(0, 0, fg.cols, fg.rows);
+        const cv::Rect roi =
+            (boxes[k] + cv::Size(2, 2) - cv::Point(1, 1)) & cv::Rect(0, 0, fg.cols, fg.rows);
         const cv::Mat mine = label(roi) == int(k);
         std::vector<std::vector<cv::Point>> cs;
         cv::findContours(mine, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE, roi.tl());

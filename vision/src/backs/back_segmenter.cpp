@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include <opencv2/dnn.hpp>
-#include <opencv2/dnn/all_layers.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "../dnn_weights.hpp"
 #include "back_segmenter_net.hpp"
 #include "nertz/vision/index_reader.hpp"
 
@@ -24,11 +24,10 @@ bool segNetWeights(cv::dnn::Net& net, detail::SegNet& out) {
         int k, stride, dilation, ci, co;
         bool relu;
     };
-    static constexpr Shape kShapes[9] = {{3, 2, 1, 3, 8, true},    {3, 2, 1, 8, 16, true},
-                                         {3, 2, 1, 16, 32, true},  {3, 1, 2, 32, 32, true},
-                                         {3, 1, 4, 32, 32, true},  {3, 1, 8, 32, 32, true},
-                                         {1, 1, 1, 48, 24, true},  {3, 1, 1, 24, 24, true},
-                                         {3, 1, 1, 24, 0, false}};
+    static constexpr Shape kShapes[9] = {
+        {3, 2, 1, 3, 8, true},   {3, 2, 1, 8, 16, true},  {3, 2, 1, 16, 32, true},
+        {3, 1, 2, 32, 32, true}, {3, 1, 4, 32, 32, true}, {3, 1, 8, 32, 32, true},
+        {1, 1, 1, 48, 24, true}, {3, 1, 1, 24, 24, true}, {3, 1, 1, 24, 0, false}};
     std::vector<cv::Ptr<cv::dnn::Layer>> convs;
     for (const auto& name : net.getLayerNames()) {
         const auto layer = net.getLayer(name);
@@ -38,14 +37,8 @@ bool segNetWeights(cv::dnn::Net& net, detail::SegNet& out) {
     out.layers.clear();
     for (int i = 0; i < 9; ++i) {
         const Shape& e = kShapes[i];
-        const auto* c = dynamic_cast<cv::dnn::ConvolutionLayer*>(convs[std::size_t(i)].get());
-        if (!c || convs[std::size_t(i)]->blobs.size() < 2) return false;
-        const std::size_t k = std::size_t(e.k), pad = std::size_t(e.dilation * (e.k / 2));
-        if (c->kernel_size != std::vector<size_t>{k, k} ||
-            c->strides != std::vector<size_t>{std::size_t(e.stride), std::size_t(e.stride)} ||
-            c->dilations != std::vector<size_t>{std::size_t(e.dilation), std::size_t(e.dilation)} ||
-            c->pads_begin != std::vector<size_t>{pad, pad} ||
-            c->pads_end != std::vector<size_t>{pad, pad})
+        if (!detail::isConv(convs[std::size_t(i)], e.k, e.stride, e.dilation) ||
+            convs[std::size_t(i)]->blobs.size() < 2)
             return false;
         const cv::Mat& w = convs[std::size_t(i)]->blobs[0];
         const cv::Mat& b = convs[std::size_t(i)]->blobs[1];
@@ -60,15 +53,9 @@ bool segNetWeights(cv::dnn::Net& net, detail::SegNet& out) {
         l.stride = e.stride;
         l.dilation = e.dilation;
         l.relu = e.relu;
-        l.w.assign(std::size_t(e.k * e.k * e.ci * cop), 0.f);
-        l.b.assign(std::size_t(cop), 0.f);
-        const float* pw = w.ptr<float>();
-        for (int o = 0; o < co; ++o) {
-            l.b[std::size_t(o)] = b.ptr<float>()[o];
-            for (int ci = 0; ci < e.ci; ++ci)
-                for (int t = 0; t < e.k * e.k; ++t)
-                    l.w[std::size_t((t * e.ci + ci) * cop + o)] = pw[(o * e.ci + ci) * e.k * e.k + t];
-        }
+        l.w = detail::weightsByTap(w, e.ci, co, e.k, cop);
+        l.b = detail::blobValues(b);
+        l.b.resize(std::size_t(cop), 0.f);
         out.layers.push_back(std::move(l));
         if (i == 8) out.outChannels = co;
     }
@@ -126,12 +113,14 @@ BackSegmenter::BackSegmenter(const std::string& modelDir, bool wideSimd)
         rng.fill(probe, cv::RNG::UNIFORM, 0, 256);
         for (int y = 0; y < probe.rows; ++y)
             for (int x = 0; x < probe.cols; ++x)
-                if ((x / 16 + y / 16) % 2) probe.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(2 * x), uchar(3 * y), 128);
+                if ((x / 16 + y / 16) % 2)
+                    probe.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(2 * x), uchar(3 * y), 128);
         const cv::Mat theirs = impl_->forward(probe).clone();
         impl_->own = true;
         const cv::Mat ours = impl_->forward(probe);
-        impl_->own = ours.size == theirs.size &&
-                     cv::norm(ours, theirs, cv::NORM_INF) <= 1e-3 * std::max(1.0, cv::norm(theirs, cv::NORM_INF));
+        impl_->own =
+            ours.size == theirs.size && cv::norm(ours, theirs, cv::NORM_INF) <=
+                                            1e-3 * std::max(1.0, cv::norm(theirs, cv::NORM_INF));
     }
 #endif
 }
