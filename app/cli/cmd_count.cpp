@@ -735,7 +735,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             double countable = 0.05, whole = 0.85;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
-                 cardsAlone = false;
+                 cardsAlone = false, noRowSplit = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -761,6 +761,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--table-mask", a->tableMask,
                       "tell cards from the table by its colour, not by the learnt segmenter "
                       "(the finder before models/back_seg.onnx)");
+        cmd->add_flag(
+            "--no-row-split", a->noRowSplit,
+            "do not split a blob of ribbon rows that touch into rows along the segmenter's "
+            "instances (the finder before 2026-11-27, fourth session; BACKS.md)");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
@@ -925,6 +929,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 finder.pieces = !a->noPieces;
                 if (a->noComplete) finder.completeBelow = 0;
                 finder.refineOutlines = !a->noRefine;
+                if (a->noRowSplit) finder.splitRows = 0.f;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);

@@ -534,6 +534,45 @@ TEST(LakeCounter, CountsANarrowRibbonSpreadByStrips) {
     }
 }
 
+// Two ribbon spreads laid side by side, touching along the cards' long sides, are one blob of the
+// card mask, twice as thick as a card: no row. Split along the segmenter's instances
+// (BackFinderOptions::splitRows) each is read as a row of its own. Needs: both rows counted within
+// a card each, and the count without the split at least 8 cards off in every trial.
+TEST(LakeCounter, CountsTwoRibbonSpreadsThatTouch) {
+    cv::RNG rng(33);
+    for (int trial = 0; trial < 3; ++trial) {
+        cv::Mat img = greenCloth(rng);
+        const float h = float(rng.uniform(150, 175)), w = h * 0.69f;
+        const float a = float(rng.uniform(-0.4, 0.4));
+        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+        int total = 0;
+        for (int row = 0; row < 2; ++row) {
+            const float step = h * float(rng.uniform(0.08, 0.11));
+            const int n = rng.uniform(9, 14);
+            total += n;
+            // the rows' long sides 2 px apart
+            const cv::Point2f mid =
+                cv::Point2f(640, 360) + v * ((row == 0 ? -1.f : 1.f) * (h / 2 + 1));
+            const cv::Point2f start = mid - u * ((n - 1) * step / 2);
+            for (int i = 0; i < n; ++i) {
+                const cv::Point2f c = start + u * (i * step);
+                vi::drawCard(img, decks().art[std::size_t(rng.uniform(0, 4))],
+                             {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                              c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            }
+        }
+        const vi::DeckCount got = vi::countBacks(img, decks().matcher);
+        vi::BackFinderOptions whole;
+        whole.splitRows = 0.f;
+        const int unsplit = vi::countBacks(img, decks().matcher, whole).total();
+        std::cerr << "two ribbons that touch, trial " << trial << ": " << total << " cards, found "
+                  << got.total() << " (unknown " << got.unknown << "), without the split "
+                  << unsplit << "\n";
+        EXPECT_NEAR(got.total(), total, 2) << "trial " << trial;
+        EXPECT_GE(std::abs(unsplit - total), 8) << "trial " << trial;
+    }
+}
+
 // Cards seen by a camera that looks at the table at a slant are no rectangles in the picture: their
 // corners are 60-80 degrees. The segmenter (at 640 px) gives rectangles around them; the outline is
 // fitted again to the card's sides in the full picture. Needs: every card's corners within 3 px on

@@ -1,5 +1,6 @@
 // Back counting speed on one core: a 1280x720 frame of loose face-down cards (the batch count),
-// the same read as `count` does (faces first), one of a ribbon spread, and one stream frame. Real
+// the same read as `count` does (faces first), one of a ribbon spread, one of two ribbons that
+// touch, and one stream frame. Real
 // gnome-cards-data backs (see tests/backs). Run: build/tests/bench/backs_bench
 // --benchmark_repetitions=5
 // --benchmark_report_aggregates_only=true
@@ -25,7 +26,7 @@ namespace {
 struct Fixture {
     std::vector<cv::Mat> art;
     vi::BackMatcher matcher;
-    cv::Mat loose, ribbon;
+    cv::Mat loose, ribbon, touching;
     vi::DealClip clip, through;
 
     Fixture() {
@@ -57,6 +58,15 @@ struct Fixture {
                          {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
                           c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
         }
+        // two 12-card ribbons side by side, their long sides 2 px apart: one blob, split into rows
+        touching = cv::Mat(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
+        for (int r = 0; r < 2; ++r)
+            for (int i = 0; i < 12; ++i) {
+                const cv::Point2f c(450.f + i * 20.f, r ? 471.f : 249.f);
+                vi::drawCard(touching, art[std::size_t(rng.uniform(0, 4))],
+                             {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
+                              c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
+            }
         vi::DealClipOptions o;
         o.cards = 10;
         clip = vi::renderDealClip(art, 5, o);
@@ -115,6 +125,21 @@ void BM_CountRibbonFrame(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(vi::countBacks(f.ribbon, f.matcher));
 }
 
+// Two ribbons that touch (BackFinderOptions::splitRows): arg 0 as `count` reads them (split into
+// rows along the segmenter's instances), 1 without the split.
+void BM_CountTouchingRibbonsFrame(benchmark::State& state) {
+    const auto& f = fixture();
+    vi::BackFinderOptions o;
+    if (state.range(0)) o.splitRows = 0.f;
+    int found = 0;
+    for (auto _ : state) {
+        const vi::DeckCount got = vi::countBacks(f.touching, f.matcher, o);
+        found = got.total();
+        benchmark::DoNotOptimize(found);
+    }
+    state.counters["cards_of_24"] = found;
+}
+
 // The same ribbon frame with its rows read by the autocorrelation reader (learntRows off).
 void BM_CountRibbonFrameAutocorrelationRows(benchmark::State& state) {
     const auto& f = fixture();
@@ -146,6 +171,7 @@ BENCHMARK(BM_CountLooseFrameWithFaces)->Arg(0)->Arg(1)->Unit(benchmark::kMillise
 BENCHMARK(BM_CountLooseFrameTableColour)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SegmentFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountRibbonFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CountTouchingRibbonsFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountRibbonFrameAutocorrelationRows)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

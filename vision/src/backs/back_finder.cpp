@@ -645,6 +645,16 @@ std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float s
     return std::move(cards);
 }
 
+// The same, read one way only: along the box's long side, or across it (`acrossLong`).
+std::vector<BackCandidate> readRibbonOneWay(const Blob& b, const cv::Mat& bgr, float scale,
+                                            float cardAspect, float minScore, bool acrossLong,
+                                            bool& clear) {
+    float s = 0;
+    auto cards = ribbonCards(b, bgr, scale, cardAspect, acrossLong, &s);
+    clear = cards.size() >= 2 && s >= minScore * float(cards.size() - 1);
+    return cards;
+}
+
 // The whole card of which `b` is the part that shows, others lying across the rest: a rectangle of
 // the scene's card size (cardLong x cardLong / aspect) at the piece's angle that holds the piece.
 // Along each of the piece's axes the card is as long as the piece or the card side that fits it;
@@ -913,7 +923,7 @@ std::vector<BackCandidate> segmentPieces(const cv::Mat& fg, const cv::Mat& outli
 std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentation& seg,
                                         const BackFinderOptions& options, float fallbackCardLong,
                                         float& cardLong, std::vector<cv::Point>& anchors,
-                                        float& claimed) {
+                                        float& claimed, cv::Mat* labelsOut = nullptr) {
     std::vector<BackCandidate> out;
     const int cardPixels = cv::countNonZero(fg);
     claimed = cardPixels == 0 ? 1.f : 0.f;
@@ -985,6 +995,7 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     }
     // each middle's pixels: the largest connected part is the card's showing part; card pixels
     // that point at no middle, and the other parts, are left over (a card whose middle was missed)
+    if (labelsOut) *labelsOut = label;
     std::vector<Blob> pieces;
     cv::Mat leftover = fg & (label < 0);
     if (cardPixels > 0) claimed = 1.f - float(cv::countNonZero(leftover)) / float(cardPixels);
@@ -1079,6 +1090,180 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         if (b.area < (i < centred ? options.minPieceShare : options.leftoverShare) * cardArea) continue;
         // (one middle for more than 1.6 cards: a squared pile, fitted as in segmentPieces)
         emitPiece(b, fg, seg.outline, cardLong, options, out, anchors, wholeArea);
+    }
+    return out;
+}
+
+// Ribbon rows that touch one another (or a loose card) make one blob that fills its box poorly,
+// and the row reader never sees them. Such a blob is split along its instances: `filled` holds each
+// card pixel's middle (centrePieces' map, pixels no middle took given to the nearest that did);
+// neighbouring instances are joined, the pair whose union fills its box best first, while that fill
+// is at least `minFill`. Returns each group of instances as a blob (work px) with its middles.
+// `label` (centrePieces' map: a middle, or -1) with every card pixel of `fg` that no middle took
+// given the middle of the nearest pixel that one did; -1 off the cards.
+cv::Mat nearestInstance(const cv::Mat& label, const cv::Mat& fg) {
+    cv::Mat out = label.clone();
+    const cv::Mat none = label < 0;
+    if (cv::countNonZero(none) == none.rows * none.cols) return out;
+    cv::Mat dist, nearest;
+    cv::distanceTransform(none, dist, nearest, cv::DIST_L2, 3, cv::DIST_LABEL_PIXEL);
+    // each labelled pixel's own number in `nearest`, to its middle
+    std::vector<int> middleOf;
+    for (int y = 0; y < label.rows; ++y) {
+        const int* l = label.ptr<int>(y);
+        const int* k = nearest.ptr<int>(y);
+        for (int x = 0; x < label.cols; ++x) {
+            if (l[x] < 0) continue;
+            if (std::size_t(k[x]) >= middleOf.size()) middleOf.resize(std::size_t(k[x]) + 1, -1);
+            middleOf[std::size_t(k[x])] = l[x];
+        }
+    }
+    for (int y = 0; y < label.rows; ++y) {
+        const uchar* f = fg.ptr<uchar>(y);
+        const int* k = nearest.ptr<int>(y);
+        int* o = out.ptr<int>(y);
+        for (int x = 0; x < label.cols; ++x)
+            o[x] = !f[x]                                 ? -1
+                   : o[x] >= 0                           ? o[x]
+                   : std::size_t(k[x]) < middleOf.size() ? middleOf[std::size_t(k[x])]
+                                                         : -1;
+    }
+    return out;
+}
+
+// A row part is at most kRowThick card lengths thick, and one of its box's sides is within
+// kRowSlack of a card's length.
+constexpr float kRowThick = 1.15f, kRowSlack = 0.2f;
+
+struct RowPart {
+    Blob blob;
+    std::vector<int> middles;
+};
+
+std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double minFill,
+                                   float cardLong) {
+    const cv::Rect roi = cv::boundingRect(b.contour) & cv::Rect(0, 0, filled.cols, filled.rows);
+    if (roi.empty()) return {};
+    cv::Mat inBlob = cv::Mat::zeros(roi.size(), CV_8U);
+    cv::drawContours(inBlob, std::vector<std::vector<cv::Point>>{b.contour}, 0, cv::Scalar(255),
+                     cv::FILLED, cv::LINE_8, cv::noArray(), INT_MAX, -roi.tl());
+    cv::Mat lab = filled(roi).clone();
+    lab.setTo(-1, inBlob == 0);
+    // the instances in the blob, and how long a border each pair shares
+    std::map<int, int> index;
+    std::vector<int> ids;
+    std::vector<double> area;
+    for (int y = 0; y < lab.rows; ++y) {
+        const int* l = lab.ptr<int>(y);
+        for (int x = 0; x < lab.cols; ++x) {
+            if (l[x] < 0) continue;
+            auto [it, added] = index.try_emplace(l[x], int(ids.size()));
+            if (added) {
+                ids.push_back(l[x]);
+                area.push_back(0);
+            }
+            area[std::size_t(it->second)] += 1;
+        }
+    }
+    const std::size_t n = ids.size();
+    if (n < 2) return {};
+    std::vector<std::vector<int>> border(n, std::vector<int>(n, 0));
+    for (int y = 0; y < lab.rows; ++y) {
+        const int* l = lab.ptr<int>(y);
+        const int* below = y + 1 < lab.rows ? lab.ptr<int>(y + 1) : nullptr;
+        for (int x = 0; x < lab.cols; ++x) {
+            if (l[x] < 0) continue;
+            const int a = index[l[x]];
+            if (x + 1 < lab.cols && l[x + 1] >= 0 && l[x + 1] != l[x]) {
+                const int c = index[l[x + 1]];
+                ++border[std::size_t(a)][std::size_t(c)];
+                ++border[std::size_t(c)][std::size_t(a)];
+            }
+            if (below && below[x] >= 0 && below[x] != l[x]) {
+                const int c = index[below[x]];
+                ++border[std::size_t(a)][std::size_t(c)];
+                ++border[std::size_t(c)][std::size_t(a)];
+            }
+        }
+    }
+    // each instance's hull
+    std::vector<std::vector<cv::Point>> hulls(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(lab == ids[k], cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE, roi.tl());
+        std::vector<cv::Point> all;
+        for (const auto& c : cs) all.insert(all.end(), c.begin(), c.end());
+        if (!all.empty()) cv::convexHull(all, hulls[k]);
+    }
+    // a row of cards shifted along their short sides is a card's long side thick (its length, the
+    // card's width and more, may be either side of the box); two rows side by side are thicker, and
+    // two cards end to end (a card's width by two of its lengths) are no such row
+    auto fillOf = [&](const std::vector<cv::Point>& hull, double a) {
+        const cv::RotatedRect r = cv::minAreaRect(hull);
+        const float lo = std::min(r.size.width, r.size.height),
+                    hi = std::max(r.size.width, r.size.height);
+        if (lo > kRowThick * cardLong) return 0.0;
+        if (std::abs(lo - cardLong) > kRowSlack * cardLong &&
+            std::abs(hi - cardLong) > kRowSlack * cardLong)
+            return 0.0;
+        return a / std::max(1.0, double(lo) * hi);
+    };
+    std::vector<int> group(n);
+    std::iota(group.begin(), group.end(), 0);
+    std::vector<bool> alive(n, true);
+    std::vector<std::vector<int>> members(n);
+    for (std::size_t k = 0; k < n; ++k) members[k] = {int(k)};
+    constexpr int kMinBorder = 3;
+    for (;;) {
+        double best = minFill;
+        std::size_t ba = n, bb = n;
+        std::vector<cv::Point> bestHull;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!alive[i]) continue;
+            for (std::size_t j = i + 1; j < n; ++j) {
+                if (!alive[j] || border[i][j] < kMinBorder || hulls[i].empty() || hulls[j].empty())
+                    continue;
+                std::vector<cv::Point> both = hulls[i], hull;
+                both.insert(both.end(), hulls[j].begin(), hulls[j].end());
+                cv::convexHull(both, hull);
+                const double f = fillOf(hull, area[i] + area[j]);
+                if (f >= best) {
+                    best = f;
+                    ba = i;
+                    bb = j;
+                    bestHull = std::move(hull);
+                }
+            }
+        }
+        if (ba == n) break;
+        // join bb into ba
+        alive[bb] = false;
+        area[ba] += area[bb];
+        hulls[ba] = std::move(bestHull);
+        members[ba].insert(members[ba].end(), members[bb].begin(), members[bb].end());
+        for (std::size_t k = 0; k < n; ++k) {
+            border[ba][k] += border[bb][k];
+            border[k][ba] = border[ba][k];
+        }
+        border[ba][ba] = 0;
+    }
+    std::vector<RowPart> out;
+    for (std::size_t k = 0; k < n; ++k) {
+        if (!alive[k] || members[k].size() < 2) continue;
+        cv::Mat mine = cv::Mat::zeros(lab.size(), CV_8U);
+        RowPart part;
+        for (int m : members[k]) {
+            mine |= lab == ids[std::size_t(m)];
+            part.middles.push_back(ids[std::size_t(m)]);
+        }
+        std::vector<std::vector<cv::Point>> cs;
+        cv::findContours(mine, cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE, roi.tl());
+        if (cs.empty()) continue;
+        std::size_t big = 0;
+        for (std::size_t c = 1; c < cs.size(); ++c)
+            if (cs[c].size() > cs[big].size()) big = c;
+        part.blob = measuredBlob(std::move(cs[big]), double(cv::countNonZero(mine)));
+        out.push_back(std::move(part));
     }
     return out;
 }
@@ -1492,9 +1677,10 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
     float pieceCardLong = 0;
     std::vector<BackCandidate> pieceCards;
     std::vector<cv::Point> pieceAnchors;
+    cv::Mat instanceOf;  // each card pixel's middle (centrePieces), -1 none
     if (segmenter && options.pieces && options.centres && seg.hasCentres())
-        pieceCards =
-            centrePieces(fg, seg, options, looseCardLong, pieceCardLong, pieceAnchors, claimed);
+        pieceCards = centrePieces(fg, seg, options, looseCardLong, pieceCardLong, pieceAnchors,
+                                  claimed, &instanceOf);
     else if (segmenter && options.pieces)
         pieceCards = segmentPieces(fg, edges, options, looseCardLong, pieceCardLong, pieceAnchors);
     const bool usePieces = pieceCardLong > 0;
@@ -1547,27 +1733,96 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             return blob > 0 && isGroup[std::size_t(blob)] && (!centred || inBlob[std::size_t(blob)] >= options.rowMinCentres);
         };
         // Learnt rows: a blob that fills its box and holds two middles or more, or is larger than a
-        // card, is read as a ribbon spread; it is one when the edge finder chains clear edges in it,
-        // or when its middles make it a row anyway (then its pieces are dropped); else its pieces are
-        // its cards. ribbon[blob]: 0 not read, 1 a ribbon, 2 read and not one.
+        // card, is read as a ribbon spread; it is one when the edge finder chains clear edges in
+        // it, or when its middles make it a row anyway (then its pieces are dropped); else its
+        // pieces are its cards. ribbon[blob]: 0 not read, 1 a ribbon, 2 read and not one, 3 split
+        // into rows.
         std::vector<char> ribbon(all.size() + 1, 0);
-        if (options.learntRows) {
-            const double oneCard = double(cardLong) * cardLong / options.cardAspect;
-            for (std::size_t i = 0; i < all.size(); ++i) {
-                const Blob& b = all[i];
-                if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard)) continue;
+        const double oneCard = double(cardLong) * cardLong / options.cardAspect;
+        auto readAsRibbon = [&](std::size_t i) {
+            const Blob& b = all[i];
+            if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard))
+                return;
+            bool clear = false;
+            auto cards =
+                readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
+            ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
+            if (ribbon[i + 1] == 1) emit(std::move(cards), true);
+        };
+        // Rows that touch (splitIntoRows): a blob too thick to be one row, or one filling its box
+        // too poorly to be read as one (or read without clear edges), is split along its instances;
+        // a part of `rowMinCentres` middles or more read with clear edges into as many cards is a
+        // ribbon row, and the pieces of its middles are not cards of their own.
+        std::vector<char> inSplitRow;  // by middle
+        cv::Mat filled;
+        const float splitFill = options.splitRows;
+        const bool splitting = options.learntRows && splitFill > 0.f && !instanceOf.empty();
+        const float maxThick = kRowThick * cardLong;
+        auto tooThick = [&](std::size_t i) {
+            return splitting && all[i].shortSide > maxThick && all[i].area >= 2 * oneCard;
+        };
+        // whether any part of blob i was a row
+        auto splitRows = [&](std::size_t i) {
+            bool any = false;
+            // the blob's pixels that no middle took given the nearest one's (the blob's box only)
+            if (filled.empty()) filled = instanceOf.clone();
+            const cv::Rect roi =
+                cv::boundingRect(all[i].contour) & cv::Rect(0, 0, fg.cols, fg.rows);
+            nearestInstance(instanceOf(roi), fg(roi)).copyTo(filled(roi));
+            for (auto& part : splitIntoRows(all[i], filled, splitFill, cardLong)) {
+                if (int(part.middles.size()) < options.rowMinCentres) continue;
+                // the row runs across its card-long thickness (either way when its length is a
+                // card's long side too)
+                const float lo = part.blob.shortSide, hi = part.blob.longSide;
+                const bool loThick = std::abs(lo - cardLong) <= kRowSlack * cardLong,
+                           hiThick = std::abs(hi - cardLong) <= kRowSlack * cardLong;
                 bool clear = false;
-                auto cards = readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
-                ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
-                if (ribbon[i + 1] == 1) emit(std::move(cards), true);
+                auto cards = loThick == hiThick
+                                 ? readRibbon(part.blob, bgr, scale, options.cardAspect,
+                                              options.shortRowScore, clear)
+                                 : readRibbonOneWay(part.blob, bgr, scale, options.cardAspect,
+                                                    options.shortRowScore, hiThick, clear);
+                if (!clear || int(cards.size()) < options.rowMinCentres) continue;
+                emit(std::move(cards), true);
+                any = true;
+                for (int m : part.middles) {
+                    if (inSplitRow.size() <= std::size_t(m))
+                        inSplitRow.resize(std::size_t(m) + 1, 0);
+                    inSplitRow[std::size_t(m)] = 1;
+                }
+            }
+            return any;
+        };
+        if (options.learntRows) {
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                if (tooThick(i) && splitRows(i)) {
+                    ribbon[i + 1] = 3;  // split into rows: not a row itself; other pieces kept
+                    continue;
+                }
+                readAsRibbon(i);
             }
         }
+        if (splitting) {
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                const Blob& b = all[i];
+                if (!isGroup[i + 1] || ribbon[i + 1] == 1 || tooThick(i) ||
+                    rowByCentres(int(i) + 1) || b.area < 2 * oneCard)
+                    continue;
+                if (splitRows(i)) ribbon[i + 1] = 3;
+            }
+        }
+        auto inARow = [&](cv::Point a) {
+            if (filled.empty()) return false;
+            const int m = filled.at<int>(a);
+            return m >= 0 && std::size_t(m) < inSplitRow.size() && inSplitRow[std::size_t(m)];
+        };
         // rows left to the reader below
         auto isRow = [&](int blob) { return rowByCentres(blob) && !ribbon[std::size_t(blob)]; };
         std::vector<BackCandidate> loose;
         for (std::size_t i = 0; i < pieceCards.size(); ++i) {
             const int blob = blobOf.at<int>(pieceAnchors[i]);
-            if (!isRow(blob) && ribbon[std::size_t(blob)] != 1) loose.push_back(pieceCards[i]);
+            if (!isRow(blob) && ribbon[std::size_t(blob)] != 1 && !inARow(pieceAnchors[i]))
+                loose.push_back(pieceCards[i]);
         }
         emit(std::move(loose), false);
         for (std::size_t i = 0; i < all.size(); ++i)

@@ -36,6 +36,11 @@ struct BackFinderOptions {
     // middles or more, or more than 1.3 cards, is tried as a ribbon spread (0.85: ribbon-set error
     // 7.79 against 7.23, loose the same; BACKS.md)
     float ribbonFill = 0.75f;
+    // Learnt rows with the segmenter's instances: a blob filling less than `ribbonFill` of its box
+    // (rows that touch each other or a loose card) is split into parts by joining neighbouring
+    // instances while their union fills at least this share of its box; a part the edge finder
+    // reads with clear edges is a ribbon row. 0: off.
+    float splitRows = 0.8f;
     // Blobs that fill less than `clusterFill` of their box are loose cards that touch or overlap:
     // cards of the scene's size (the median loose card) are fitted into them one by one.
     bool fitClusters = true;
