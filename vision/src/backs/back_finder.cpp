@@ -634,25 +634,20 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
 }
 
 // A blob read as a ribbon both ways (along and across its box's long side); the way whose chain
-// scores better. `clear`: it holds two cards or more with edges scoring `minScore` an edge.
-std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale, float cardAspect,
-                                      float minScore, bool& clear) {
+// scores better. Or one way only (`way`: where the row's direction is known). `clear`: it holds
+// two cards or more with edges scoring `minScore` an edge.
+enum class RowWay { Both, Along, Across };
+std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
+                                      float cardAspect, float minScore, bool& clear,
+                                      RowWay way = RowWay::Both) {
     float s1 = 0, s2 = 0;
-    auto along = ribbonCards(b, bgr, scale, cardAspect, false, &s1);
-    auto across = ribbonCards(b, bgr, scale, cardAspect, true, &s2);
-    auto& cards = s2 > s1 ? across : along;
-    clear = cards.size() >= 2 && std::max(s1, s2) >= minScore * float(cards.size() - 1);
+    std::vector<BackCandidate> along, across;
+    if (way != RowWay::Across) along = ribbonCards(b, bgr, scale, cardAspect, false, &s1);
+    if (way != RowWay::Along) across = ribbonCards(b, bgr, scale, cardAspect, true, &s2);
+    const bool isAcross = way == RowWay::Across || (way == RowWay::Both && s2 > s1);
+    auto& cards = isAcross ? across : along;
+    clear = cards.size() >= 2 && (isAcross ? s2 : s1) >= minScore * float(cards.size() - 1);
     return std::move(cards);
-}
-
-// The same, read one way only: along the box's long side, or across it (`acrossLong`).
-std::vector<BackCandidate> readRibbonOneWay(const Blob& b, const cv::Mat& bgr, float scale,
-                                            float cardAspect, float minScore, bool acrossLong,
-                                            bool& clear) {
-    float s = 0;
-    auto cards = ribbonCards(b, bgr, scale, cardAspect, acrossLong, &s);
-    clear = cards.size() >= 2 && s >= minScore * float(cards.size() - 1);
-    return cards;
 }
 
 // The whole card of which `b` is the part that shows, others lying across the rest: a rectangle of
@@ -1094,11 +1089,6 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     return out;
 }
 
-// Ribbon rows that touch one another (or a loose card) make one blob that fills its box poorly,
-// and the row reader never sees them. Such a blob is split along its instances: `filled` holds each
-// card pixel's middle (centrePieces' map, pixels no middle took given to the nearest that did);
-// neighbouring instances are joined, the pair whose union fills its box best first, while that fill
-// is at least `minFill`. Returns each group of instances as a blob (work px) with its middles.
 // `label` (centrePieces' map: a middle, or -1) with every card pixel of `fg` that no middle took
 // given the middle of the nearest pixel that one did; -1 off the cards.
 cv::Mat nearestInstance(const cv::Mat& label, const cv::Mat& fg) {
@@ -1140,6 +1130,12 @@ struct RowPart {
     std::vector<int> middles;
 };
 
+// Ribbon rows that touch one another (or a loose card) make one blob that fills its box poorly,
+// and the row reader never sees them. Such a blob is split along its instances: `filled` holds each
+// card pixel's middle (centrePieces' map, pixels no middle took given to the nearest that did);
+// neighbouring instances are joined, the pair whose union fills its box best first, while that fill
+// is at least `minFill` and the union stays a row (kRowThick, kRowSlack). Returns each group of two
+// instances or more as a blob (work px) with its middles.
 std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double minFill,
                                    float cardLong) {
     const cv::Rect roi = cv::boundingRect(b.contour) & cv::Rect(0, 0, filled.cols, filled.rows);
@@ -1149,20 +1145,22 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
                      cv::FILLED, cv::LINE_8, cv::noArray(), INT_MAX, -roi.tl());
     cv::Mat lab = filled(roi).clone();
     lab.setTo(-1, inBlob == 0);
-    // the instances in the blob, and how long a border each pair shares
-    std::map<int, int> index;
-    std::vector<int> ids;
+    // the instances in the blob (index: a middle's number here, -1 none), and how long a border
+    // each pair shares
+    std::vector<int> index, ids;
     std::vector<double> area;
     for (int y = 0; y < lab.rows; ++y) {
         const int* l = lab.ptr<int>(y);
         for (int x = 0; x < lab.cols; ++x) {
             if (l[x] < 0) continue;
-            auto [it, added] = index.try_emplace(l[x], int(ids.size()));
-            if (added) {
+            const std::size_t m = std::size_t(l[x]);
+            if (m >= index.size()) index.resize(m + 1, -1);
+            if (index[m] < 0) {
+                index[m] = int(ids.size());
                 ids.push_back(l[x]);
                 area.push_back(0);
             }
-            area[std::size_t(it->second)] += 1;
+            area[std::size_t(index[m])] += 1;
         }
     }
     const std::size_t n = ids.size();
@@ -1173,14 +1171,14 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
         const int* below = y + 1 < lab.rows ? lab.ptr<int>(y + 1) : nullptr;
         for (int x = 0; x < lab.cols; ++x) {
             if (l[x] < 0) continue;
-            const int a = index[l[x]];
+            const int a = index[std::size_t(l[x])];
             if (x + 1 < lab.cols && l[x + 1] >= 0 && l[x + 1] != l[x]) {
-                const int c = index[l[x + 1]];
+                const int c = index[std::size_t(l[x + 1])];
                 ++border[std::size_t(a)][std::size_t(c)];
                 ++border[std::size_t(c)][std::size_t(a)];
             }
             if (below && below[x] >= 0 && below[x] != l[x]) {
-                const int c = index[below[x]];
+                const int c = index[std::size_t(below[x])];
                 ++border[std::size_t(a)][std::size_t(c)];
                 ++border[std::size_t(c)][std::size_t(a)];
             }
@@ -1208,8 +1206,6 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
             return 0.0;
         return a / std::max(1.0, double(lo) * hi);
     };
-    std::vector<int> group(n);
-    std::iota(group.begin(), group.end(), 0);
     std::vector<bool> alive(n, true);
     std::vector<std::vector<int>> members(n);
     for (std::size_t k = 0; k < n; ++k) members[k] = {int(k)};
@@ -1777,11 +1773,11 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const bool loThick = std::abs(lo - cardLong) <= kRowSlack * cardLong,
                            hiThick = std::abs(hi - cardLong) <= kRowSlack * cardLong;
                 bool clear = false;
-                auto cards = loThick == hiThick
-                                 ? readRibbon(part.blob, bgr, scale, options.cardAspect,
-                                              options.shortRowScore, clear)
-                                 : readRibbonOneWay(part.blob, bgr, scale, options.cardAspect,
-                                                    options.shortRowScore, hiThick, clear);
+                const RowWay way = loThick == hiThick ? RowWay::Both
+                                   : hiThick          ? RowWay::Across
+                                                      : RowWay::Along;
+                auto cards = readRibbon(part.blob, bgr, scale, options.cardAspect,
+                                        options.shortRowScore, clear, way);
                 if (!clear || int(cards.size()) < options.rowMinCentres) continue;
                 emit(std::move(cards), true);
                 any = true;
