@@ -1,9 +1,7 @@
 // Back counting speed on one core: a 1280x720 frame of loose face-down cards (the batch count),
 // the same read as `count` does (faces first), one of a ribbon spread, one of two ribbons that
-// touch, and one stream frame. Real
-// gnome-cards-data backs (see tests/backs). Run: build/tests/bench/backs_bench
-// --benchmark_repetitions=5
-// --benchmark_report_aggregates_only=true
+// touch, and one stream frame. Real gnome-cards-data backs (see tests/backs). Run:
+// build/tests/bench/backs_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <opencv2/imgproc.hpp>
@@ -52,21 +50,18 @@ struct Fixture {
                          {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
                           c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
         }
-        for (int i = 0; i < 20; ++i) {  // a 20-card ribbon
-            const cv::Point2f c(250.f + i * 40.f, 360.f);
-            vi::drawCard(ribbon, art[std::size_t(rng.uniform(0, 4))],
+        // an upright 152 x 220 card of a random deck, centred on c
+        auto upright = [&](cv::Mat& img, cv::Point2f c) {
+            vi::drawCard(img, art[std::size_t(rng.uniform(0, 4))],
                          {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
                           c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
-        }
+        };
+        for (int i = 0; i < 20; ++i)
+            upright(ribbon, {250.f + i * 40.f, 360.f});  // a 20-card ribbon
         // two 12-card ribbons side by side, their long sides 2 px apart: one blob, split into rows
         touching = cv::Mat(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
         for (int r = 0; r < 2; ++r)
-            for (int i = 0; i < 12; ++i) {
-                const cv::Point2f c(450.f + i * 20.f, r ? 471.f : 249.f);
-                vi::drawCard(touching, art[std::size_t(rng.uniform(0, 4))],
-                             {c + cv::Point2f(-76, -110), c + cv::Point2f(76, -110),
-                              c + cv::Point2f(76, 110), c + cv::Point2f(-76, 110)});
-            }
+            for (int i = 0; i < 12; ++i) upright(touching, {450.f + i * 20.f, r ? 471.f : 249.f});
         vi::DealClipOptions o;
         o.cards = 10;
         clip = vi::renderDealClip(art, 5, o);
