@@ -735,7 +735,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             double countable = 0.05, whole = 0.85;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
-                 cardsAlone = false, noRowSplit = false;
+                 cardsAlone = false, noRowSplit = false, boxRows = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -765,6 +765,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "--no-row-split", a->noRowSplit,
             "do not split a blob of ribbon rows that touch into rows along the segmenter's "
             "instances (the finder before 2026-11-27, fourth session; BACKS.md)");
+        cmd->add_flag("--box-rows", a->boxRows,
+                      "read a ribbon row in the frame of its rotated box rather than of its four "
+                      "corners in perspective (BACKS.md, \"Rows read in perspective\")");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
@@ -930,6 +933,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->noComplete) finder.completeBelow = 0;
                 finder.refineOutlines = !a->noRefine;
                 if (a->noRowSplit) finder.splitRows = 0.f;
+                finder.rowCorners = !a->boxRows;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);

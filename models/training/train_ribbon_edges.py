@@ -36,6 +36,7 @@ WIDTH = 32
 KERNEL = 5
 GAP_MIN, GAP_MAX = 4, 40     # decoding: samples between neighbouring edges
 END_CUT = 0.78 * ALONG / 1.45  # no edge within ~0.78 of a card width of the row's top end
+FRAME = 'box'    # 'box': the row's rotated box; 'corners': the homography of its four corners
 
 
 def ribbons(cards):
@@ -69,6 +70,78 @@ def features(img, a, b, u0, u1, v0, v1):
     return (F / (F.std() + 4.0)).astype(np.float32), k
 
 
+def row_corners(points, across=False):
+    """The row's four corners, the C++ `rowCorners` twin: the quadrilateral around the convex hull
+    of `points` that its sides make when the hull's shortest sides are cut away one by one (each
+    time the side whose cutting, its neighbours extended until they meet, adds the least area),
+    ordered so that corners 0-1 and 3-2 are the row's long sides (its short sides with `across`).
+    None when the four sides hold more than 1.1 times the hull's area, or a corner lies farther
+    outside the hull than 8% of the mean short side."""
+    hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    h = [p.astype(np.float64) for p in hull.reshape(-1, 2)]
+    if len(h) < 4:
+        return None
+    hull_area = cv2.contourArea(np.array(h, np.float32))
+
+    def cross(a, b):
+        return a[0] * b[1] - a[1] * b[0]
+
+    while len(h) > 4:
+        m = len(h)
+        best, at, meet = -1.0, 0, None
+        for i in range(m):
+            a, b, c, d = h[(i - 1) % m], h[i], h[(i + 1) % m], h[(i + 2) % m]
+            r, s_ = b - a, c - d
+            den = cross(r, s_)
+            if abs(den) < 1e-9:
+                continue
+            t, u = cross(c - b, s_) / den, cross(r, c - b) / den
+            if t < 0 or u > 0:  # the extensions meet behind a side
+                continue
+            p = b + r * t
+            added = 0.5 * abs(cross(c - b, p - b))
+            if best < 0 or added < best:
+                best, at, meet = added, i, p
+        if best < 0:
+            return None
+        h[at] = meet
+        del h[(at + 1) % m]
+    q = np.array(h)
+    if cv2.contourArea(q.astype(np.float32)) > 1.1 * hull_area:
+        return None
+    side = [np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)]
+    reach = 0.08 * min(side[0] + side[2], side[1] + side[3]) / 2
+    if any(-cv2.pointPolygonTest(hull, (float(x), float(y)), True) > reach for x, y in q):
+        return None
+    if (side[0] + side[2] < side[1] + side[3]) != across:
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def corner_frame(q):
+    """Length, thickness and the homography from the row's rectangle (x along, y across, in picture
+    px: the mean lengths of its opposite sides) to the picture."""
+    ln = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
+    th = 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+    rect = np.array([[0, 0], [ln, 0], [ln, th], [0, th]], np.float32)
+    return ln, th, cv2.getPerspectiveTransform(rect, q.astype(np.float32))
+
+
+def features_h(img, H, ln, th):
+    """The row's rectangle 0..ln x 0..th mapped into the picture by H, as features() samples it."""
+    k = ALONG / th
+    n = int(round(ln * k)) + 1
+    vs = th * (0.1 + 0.8 * (np.arange(NB * 4) + 0.5) / (NB * 4))
+    us = np.arange(n) / k
+    UU, VV = np.meshgrid(us, vs)
+    P = cv2.perspectiveTransform(np.stack([UU, VV], -1).reshape(-1, 1, 2).astype(np.float64), H).reshape(NB * 4, n, 2)
+    R = cv2.remap(img, P[..., 0].astype(np.float32), P[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    F = R.reshape(NB, 4, n, 3).mean(1).transpose(0, 2, 1).reshape(NB * 3, n)
+    F = F - F.mean(1, keepdims=True)
+    return (F / (F.std() + 4.0)).astype(np.float32), k
+
+
 def sample(img, r, rng, jitter):
     Q = np.array([c['quad'] for c in r], float)
     cen = Q.mean(1)
@@ -80,6 +153,26 @@ def sample(img, r, rng, jitter):
     if np.ptp(cen @ b) > 0.1 * np.ptp(Q.reshape(-1, 2) @ b):  # not one straight row
         return None
     P = Q.reshape(-1, 2)
+    if FRAME == 'corners':
+        # the row's long sides are along a: read it along them (across when the row is short)
+        pa, pb = P @ a, P @ b
+        q = row_corners(P, across=np.ptp(pa) < np.ptp(pb))
+        if q is not None:
+            if jitter:
+                q = q + rng.uniform(-jitter, jitter, q.shape) * 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+            ln, th, H = corner_frame(q)
+            # the row's start is the end nearer the first card
+            Hi = np.linalg.inv(H)
+            x0 = cv2.perspectiveTransform(cen[:1].reshape(-1, 1, 2), Hi)[0, 0, 0]
+            x1 = cv2.perspectiveTransform(cen[-1:].reshape(-1, 1, 2), Hi)[0, 0, 0]
+            if x0 > x1:  # flip the rectangle along x
+                q = q[[1, 0, 3, 2]]
+                ln, th, H = corner_frame(q)
+                Hi = np.linalg.inv(H)
+            F, k = features_h(img, H, ln, th)
+            edges = [cv2.perspectiveTransform(np.array(c['quad'], float).reshape(-1, 1, 2), Hi)[:, 0, 0].min() * k
+                     for c in r if c['visible_fraction'] >= 0.05]
+            return F, np.array([e for e in edges if e >= 3], np.float32), len(edges)
     pa, pb = P @ a, P @ b
     u0, u1, v0, v1 = pa.min(), pa.max(), pb.min(), pb.max()
     if jitter:
@@ -202,7 +295,7 @@ def export(net, path):
 
 
 def main():
-    global WIDTH, DILATIONS
+    global WIDTH, DILATIONS, FRAME
     ap = argparse.ArgumentParser()
     ap.add_argument('out')
     ap.add_argument('train', nargs='+')
@@ -210,10 +303,14 @@ def main():
     ap.add_argument('--epochs', type=int, default=30)
     ap.add_argument('--width', type=int, default=32, help='channels of each layer')
     ap.add_argument('--dilations', default='1,2,4,8,1', help='one layer each')
+    ap.add_argument('--frame', choices=('box', 'corners'), default='box',
+                    help="the row's frame: its rotated box, or its four corners in perspective")
+    ap.add_argument('--threads', type=int, default=1)
     args = ap.parse_args()
     WIDTH = args.width
     DILATIONS = tuple(int(d) for d in args.dilations.split(','))
-    torch.set_num_threads(1)
+    FRAME = args.frame
+    torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     t0 = time.time()

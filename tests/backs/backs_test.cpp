@@ -573,6 +573,103 @@ TEST(LakeCounter, CountsTwoRibbonSpreadsThatTouch) {
     }
 }
 
+// A ribbon spread seen by a camera at a slant is a quadrilateral in the picture, no rectangle: the
+// row reader frames it by its four corners (rowCorners). Rows of 8-16 cards with rounded corners,
+// on a table seen with its far side shrunk to 40-60%, any turn. Needs: the four corners within 3 px
+// of the row's true corners (its rotated box is 6 px or more off), corners 0-1 a long side; and no
+// corners for the same row cut off at a slant by the picture's edge, or with a card lying across
+// its end.
+TEST(BackFinder, RowCornersOfARibbonSeenAtASlant) {
+    cv::RNG rng(61);
+    for (int trial = 0; trial < 6; ++trial) {
+        const float h = float(rng.uniform(150, 190)), w = h / 1.4f,
+                    step = h * float(rng.uniform(0.05, 0.12));
+        const int n = rng.uniform(8, 17);
+        const float a = float(rng.uniform(0.0, 2 * CV_PI));
+        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a)), mid(640, 360);
+        const float k = float(rng.uniform(0.2, 0.3));
+        const cv::Point2f src[4] = {{0, 0}, {1280, 0}, {1280, 720}, {0, 720}};
+        const cv::Point2f far[4] = {{1280 * k, 0}, {1280 * (1 - k), 0}, {1280, 720}, {0, 720}};
+        const cv::Mat tilt = cv::getPerspectiveTransform(src, far);
+        auto seen = [&](std::vector<cv::Point2f> pts) {
+            cv::perspectiveTransform(pts, pts, tilt);
+            return pts;
+        };
+        // a card with rounded corners (radius 6% of its width) on the table, then seen
+        auto card = [&](cv::Point2f c, cv::Point2f cu, cv::Point2f cv_) {
+            std::vector<cv::Point2f> outline;
+            const float r = 0.06f * w;
+            const cv::Point2f corner[4] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+            for (int q = 0; q < 4; ++q) {
+                const cv::Point2f o =
+                    c + cu * (corner[q].x * (w / 2 - r)) + cv_ * (corner[q].y * (h / 2 - r));
+                for (int t = 0; t <= 6; ++t) {
+                    const float ang =
+                        float(CV_PI) * (1.f + 0.5f * float(q) + 0.5f * float(t) / 6.f);
+                    outline.push_back(o + (cu * std::cos(ang) + cv_ * std::sin(ang)) * r);
+                }
+            }
+            std::vector<cv::Point> px;
+            for (const auto& p : seen(outline))
+                px.emplace_back(cv::Point(cvRound(p.x), cvRound(p.y)));
+            return px;
+        };
+        const cv::Point2f start = mid - u * ((float(n) - 1) * step / 2);
+        cv::Mat mask(720, 1280, CV_8U, cv::Scalar(0));
+        for (int i = 0; i < n; ++i)
+            cv::fillConvexPoly(mask, card(start + u * (float(i) * step), u, v), 255);
+        const float len = w + float(n - 1) * step;
+        const auto truth =
+            seen({mid - u * (len / 2) - v * (h / 2), mid + u * (len / 2) - v * (h / 2),
+                  mid + u * (len / 2) + v * (h / 2), mid - u * (len / 2) + v * (h / 2)});
+        auto outline = [](const cv::Mat& m) {
+            std::vector<std::vector<cv::Point>> cs;
+            cv::findContours(m.clone(), cs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+            return *std::max_element(cs.begin(), cs.end(), [](const auto& x, const auto& y) {
+                return cv::contourArea(x) < cv::contourArea(y);
+            });
+        };
+        const auto row = outline(mask);
+        // each true corner's distance to the nearest corner of q
+        auto offBy = [&](const std::vector<cv::Point2f>& q) {
+            double worst = 0;
+            for (const auto& t : truth) {
+                double best = 1e9;
+                for (const auto& p : q) best = std::min(best, cv::norm(p - t));
+                worst = std::max(worst, best);
+            }
+            return worst;
+        };
+        const auto q = vi::rowCorners(row);
+        ASSERT_TRUE(q.has_value()) << "trial " << trial;
+        cv::Point2f box[4];
+        cv::minAreaRect(row).points(box);
+        const double found = offBy({q->begin(), q->end()}), boxed = offBy({box, box + 4});
+        const bool longFirst = cv::norm((*q)[1] - (*q)[0]) + cv::norm((*q)[2] - (*q)[3]) >
+                               cv::norm((*q)[3] - (*q)[0]) + cv::norm((*q)[2] - (*q)[1]);
+        std::cerr << "row of " << n << " at a slant, trial " << trial << ": corners off by "
+                  << found << " px, its rotated box by " << boxed << " px\n";
+        EXPECT_LE(found, 3.0) << "trial " << trial;
+        EXPECT_GE(boxed, 6.0) << "trial " << trial;
+        EXPECT_EQ(longFirst, len > h) << "trial " << trial;
+        // the picture's edge across a corner of the row: a fifth side
+        cv::Mat cut = mask.clone();
+        const cv::Point2f e0 = truth[1] + (truth[0] - truth[1]) * (0.3f * h / len),
+                          e1 = truth[1] + (truth[2] - truth[1]) * 0.6f;
+        const cv::Point2f out = truth[1] + (truth[1] - truth[3]) * 2.f;
+        std::vector<cv::Point> edge{cv::Point(e0 + (e0 - e1) * 0.5f),
+                                    cv::Point(e1 + (e1 - e0) * 0.5f), cv::Point(out)};
+        cv::fillConvexPoly(cut, edge, 0);
+        EXPECT_FALSE(vi::rowCorners(outline(cut)).has_value()) << "trial " << trial;
+        // a card lying across the row's end
+        cv::Mat across = mask.clone();
+        cv::fillConvexPoly(
+            across, card(start + u * (float(n - 1) * step + 0.3f * w) + v * (0.4f * h), v, -u),
+            255);
+        EXPECT_FALSE(vi::rowCorners(outline(across)).has_value()) << "trial " << trial;
+    }
+}
+
 // Cards seen by a camera that looks at the table at a slant are no rectangles in the picture: their
 // corners are 60-80 degrees. The segmenter (at 640 px) gives rectangles around them; the outline is
 // fitted again to the card's sides in the full picture. Needs: every card's corners within 3 px on

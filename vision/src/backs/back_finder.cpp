@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <queue>
 
 #include <opencv2/core/hal/intrin.hpp>
@@ -437,10 +438,11 @@ std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const 
     return out;
 }
 
-// The row from `origin` along u (len px) and across v (thick px), in `bgr` (8-bit, 3 channels), as
-// the net's input: kBands * 3 channels of `n` samples (the twin of `features` in the training script).
-std::vector<float> ribbonFeatures(const cv::Mat& bgr, cv::Point2f origin, cv::Point2f u, cv::Point2f v,
-                                  float len, float thick, int& n) {
+// The row's rectangle, 0..len along it and 0..thick across (picture px), mapped into `bgr` (8-bit,
+// 3 channels) by `frame`, as the net's input: kBands * 3 channels of `n` samples (the twin of
+// `features_h` in the training script; `features` there for an affine frame).
+std::vector<float> ribbonFeatures(const cv::Mat& bgr, const cv::Matx33d& frame, float len,
+                                  float thick, int& n) {
     using namespace ribbonnet;
     const float k = kAlong / thick;
     n = int(std::lround(len * k)) + 1;
@@ -451,9 +453,9 @@ std::vector<float> ribbonFeatures(const cv::Mat& bgr, cv::Point2f origin, cv::Po
         float* px = mx.ptr<float>(r);
         float* py = my.ptr<float>(r);
         for (int x = 0; x < n; ++x) {
-            const cv::Point2f p = origin + u * (float(x) / k) + v * y;
-            px[x] = p.x;
-            py[x] = p.y;
+            const cv::Vec3d p = frame * cv::Vec3d(double(x) / k, double(y), 1.0);
+            px[x] = float(p[0] / p[2]);
+            py[x] = float(p[1] / p[2]);
         }
     }
     cv::Mat sampled;
@@ -573,34 +575,110 @@ std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
     return edges;
 }
 
+}  // namespace
+
+// (back_finder.hpp) The twin of `row_corners` in models/training/train_ribbon_edges.py.
+std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acrossLong) {
+    std::vector<cv::Point2f> pts(outline.begin(), outline.end()), h;
+    cv::convexHull(pts, h);
+    if (h.size() < 4) return std::nullopt;
+    const std::vector<cv::Point2f> hullPts = h;
+    const double hullArea = cv::contourArea(h);
+    auto cross = [](cv::Point2f a, cv::Point2f b) { return double(a.x) * b.y - double(a.y) * b.x; };
+    while (h.size() > 4) {
+        const std::size_t m = h.size();
+        double best = -1;
+        std::size_t at = 0;
+        cv::Point2f meet;
+        for (std::size_t i = 0; i < m; ++i) {
+            // cut side i -> i+1: side i-1 -> i and side i+1 -> i+2 extended to meet at p
+            const cv::Point2f a = h[(i + m - 1) % m], b = h[i], c = h[(i + 1) % m],
+                              d = h[(i + 2) % m];
+            const cv::Point2f r = b - a, s = c - d;
+            const double den = cross(r, s);
+            if (std::abs(den) < 1e-9) continue;
+            const double t = cross(c - b, s) / den, u = cross(r, c - b) / den;
+            if (t < 0 || u > 0) continue;  // the extensions meet behind a side
+            const cv::Point2f p = b + r * float(t);
+            const double added = 0.5 * std::abs(cross(c - b, p - b));
+            if (best < 0 || added < best) {
+                best = added;
+                at = i;
+                meet = p;
+            }
+        }
+        if (best < 0) return std::nullopt;
+        h[at] = meet;
+        h.erase(h.begin() + std::ptrdiff_t((at + 1) % m));
+    }
+    if (cv::contourArea(h) > 1.1 * hullArea) return std::nullopt;
+    auto side = [&](std::size_t i) { return cv::norm(h[(i + 1) % 4] - h[i]); };
+    // a corner far outside the hull (a row cut by the picture's edge, a card sticking out): no
+    // quadrilateral
+    const double reach = 0.08 * std::min(side(0) + side(2), side(1) + side(3)) / 2;
+    for (const auto& p : h)
+        if (-cv::pointPolygonTest(hullPts, p, true) > reach) return std::nullopt;
+    const std::size_t first = (side(0) + side(2) < side(1) + side(3)) != acrossLong ? 1 : 0;
+    Quad q;
+    for (std::size_t i = 0; i < 4; ++i) q[i] = h[(i + first) % 4];
+    return q;
+}
+
+namespace {
+
 // The cards of a ribbon spread: the blob (work px; `bgr` is the full picture, `scale` work px per
-// picture px) seen in the frame of its rotated box, u along the row and the cards' long side across
+// picture px) seen in the frame of its four corners in perspective (`corners`, where they are
+// found: rowCorners) or else of its rotated box, x along the row and the cards' long side across
 // it, read by the edge finder from either end; the end that reads the better chain holds the bottom
 // card, the other the card on top (a whole card); every other card shows a strip, from its edge to
 // the next card's. `acrossLong`: the row runs across the box's long side (a row shorter than a card
 // is tall). `score`: the chain's score (0 for no edge).
-std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float scale, float cardAspect,
-                                       bool acrossLong, float* score) {
+std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float scale,
+                                       float cardAspect, bool acrossLong, bool corners,
+                                       float* score) {
     *score = 0;
-    cv::Point2f pts[4];
-    b.box.points(pts);
-    cv::Point2f e1 = pts[1] - pts[0], e2 = pts[2] - pts[1];
-    if ((cv::norm(e1) < cv::norm(e2)) != acrossLong) std::swap(e1, e2);
-    const float len = float(cv::norm(e1)), thick = float(cv::norm(e2));
-    const cv::Point2f u = e1 * (1.f / len), v = e2 * (1.f / thick);
-    const cv::Point2f origin = b.box.center - u * (len / 2) - v * (thick / 2);
+    // the row's rectangle 0..len x 0..thick (work px) and its map into the picture (picture px)
+    float len = 0, thick = 0;
+    cv::Matx33d frame;
+    const auto q = corners ? rowCorners(b.contour, acrossLong) : std::nullopt;
+    if (q) {
+        const Quad& c = *q;
+        len = 0.5f * float(cv::norm(c[1] - c[0]) + cv::norm(c[2] - c[3]));
+        thick = 0.5f * float(cv::norm(c[3] - c[0]) + cv::norm(c[2] - c[1]));
+        const cv::Point2f rect[4] = {
+            {0, 0}, {len / scale, 0}, {len / scale, thick / scale}, {0, thick / scale}};
+        const cv::Point2f pic[4] = {c[0] / scale, c[1] / scale, c[2] / scale, c[3] / scale};
+        frame = cv::getPerspectiveTransform(rect, pic);
+    } else {
+        cv::Point2f pts[4];
+        b.box.points(pts);
+        cv::Point2f e1 = pts[1] - pts[0], e2 = pts[2] - pts[1];
+        if ((cv::norm(e1) < cv::norm(e2)) != acrossLong) std::swap(e1, e2);
+        len = float(cv::norm(e1));
+        thick = float(cv::norm(e2));
+        const cv::Point2f u = e1 * (1.f / len), v = e2 * (1.f / thick);
+        const cv::Point2f origin = (b.box.center - u * (len / 2) - v * (thick / 2)) / scale;
+        frame = cv::Matx33d(u.x, v.x, origin.x, u.y, v.y, origin.y, 0, 0, 1);
+    }
+    auto at = [&](float x, float y) {  // work px
+        const cv::Vec3d p = frame * cv::Vec3d(double(x / scale), double(y / scale), 1.0);
+        return cv::Point2f(float(p[0] / p[2]), float(p[1] / p[2])) * scale;
+    };
+    auto span = [&](float x0, float x1) {
+        return Quad{at(x0, 0), at(x1, 0), at(x1, thick), at(x0, thick)};
+    };
     const float wc0 = std::min(thick / cardAspect, len);
     std::vector<BackCandidate> out;
     // (a row shorter than 4% of a card's height past its top card, or cards under 40 px tall in
     // the picture, has no strips to read)
     if (len - wc0 < 0.04f * thick || thick / scale < 40.f) {
         BackCandidate c;
-        c.quad = frameQuad({}, u, v, 0, len, 0, thick, origin);
+        c.quad = span(0, len);
         out.push_back(c);
         return out;
     }
     int n = 0;
-    const auto features = ribbonFeatures(bgr, origin / scale, u, v, len / scale, thick / scale, n);
+    const auto features = ribbonFeatures(bgr, frame, len / scale, thick / scale, n);
     const auto f = ribbonEdgeProbabilities(features, n);
     float sf = 0, sr = 0;
     const auto fwd = chainRibbonEdges(f, sf);
@@ -622,10 +700,10 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
         const bool top = i == cards - 1;
         const float frac = std::clamp((x1 - x0) / wc, 0.02f, 1.f);
         if (!reversed) {
-            c.quad = frameQuad({}, u, v, x0, x0 + wc, 0, thick, origin);
+            c.quad = span(x0, x0 + wc);
             c.region = top ? BackRegion{} : BackRegion{0.f, frac};
         } else {  // the row read from its far end: x measured back from len
-            c.quad = frameQuad({}, u, v, len - x0 - wc, len - x0, 0, thick, origin);
+            c.quad = span(len - x0 - wc, len - x0);
             c.region = top ? BackRegion{} : BackRegion{1.f - frac, 1.f};
         }
         out.push_back(c);
@@ -638,12 +716,15 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
 // two cards or more with edges scoring `minScore` an edge.
 enum class RowWay { Both, Along, Across };
 std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
-                                      float cardAspect, float minScore, bool& clear,
+                                      const BackFinderOptions& options, bool& clear,
                                       RowWay way = RowWay::Both) {
     float s1 = 0, s2 = 0;
+    const float cardAspect = options.cardAspect, minScore = options.shortRowScore;
     std::vector<BackCandidate> along, across;
-    if (way != RowWay::Across) along = ribbonCards(b, bgr, scale, cardAspect, false, &s1);
-    if (way != RowWay::Along) across = ribbonCards(b, bgr, scale, cardAspect, true, &s2);
+    if (way != RowWay::Across)
+        along = ribbonCards(b, bgr, scale, cardAspect, false, options.rowCorners, &s1);
+    if (way != RowWay::Along)
+        across = ribbonCards(b, bgr, scale, cardAspect, true, options.rowCorners, &s2);
     const bool isAcross = way == RowWay::Across || (way == RowWay::Both && s2 > s1);
     auto& cards = isAcross ? across : along;
     clear = cards.size() >= 2 && (isAcross ? s2 : s1) >= minScore * float(cards.size() - 1);
@@ -1740,8 +1821,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard))
                 return;
             bool clear = false;
-            auto cards =
-                readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
+            auto cards = readRibbon(b, bgr, scale, options, clear);
             ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
             if (ribbon[i + 1] == 1) emit(std::move(cards), true);
         };
@@ -1776,8 +1856,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const RowWay way = loThick == hiThick ? RowWay::Both
                                    : hiThick          ? RowWay::Across
                                                       : RowWay::Along;
-                auto cards = readRibbon(part.blob, bgr, scale, options.cardAspect,
-                                        options.shortRowScore, clear, way);
+                auto cards = readRibbon(part.blob, bgr, scale, options, clear, way);
                 if (!clear || int(cards.size()) < options.rowMinCentres) continue;
                 emit(std::move(cards), true);
                 any = true;
@@ -1841,7 +1920,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             continue;
         }
         bool clear = false;
-        auto cards = readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
+        auto cards = readRibbon(b, bgr, scale, options, clear);
         if (clear)
             emit(std::move(cards), true);
         else
@@ -1856,7 +1935,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
         std::vector<BackCandidate> cards;
         bool clear = false;
         if (options.learntRows && b.fill >= options.rowFill) {
-            cards = readRibbon(b, bgr, scale, options.cardAspect, options.shortRowScore, clear);
+            cards = readRibbon(b, bgr, scale, options, clear);
         } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&
                    !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {
             // fitted loose cards (empty when they leave much of the blob unexplained)

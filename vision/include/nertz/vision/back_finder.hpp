@@ -3,6 +3,7 @@
 // Cards are told from the table by colour against a table model taken from the picture's border.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -31,6 +32,9 @@ struct BackFinderOptions {
     // the autocorrelation of the row's edge profile (models/training/BACKS.md, "Ribbon spreads read
     // at full resolution").
     bool learntRows = true;
+    // Learnt rows are seen in the frame of their four corners in perspective (a homography from the
+    // blob's hull cut to four sides; the edge finder is trained so), else of their rotated box.
+    bool rowCorners = true;
     float rowFill = 0.85f;           // learnt rows: a blob filling this share of its box is a row
     // learnt rows with the segmenter's pieces: a blob filling this share of its box that holds two
     // middles or more, or more than 1.3 cards, is tried as a ribbon spread (0.85: ribbon-set error
@@ -111,6 +115,17 @@ struct BackFinderOptions {
 // for cards. Synthetic table scenes give 0.73-1.
 std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options = {},
                                          float* explained = nullptr);
+
+// The four corners of a row of cards (a ribbon spread) from its outline, as a camera at a slant
+// sees it (a quadrilateral, not a rectangle): the quadrilateral that the sides of the outline's
+// convex hull make when its shortest sides are cut away one by one (each time the side whose
+// cutting, its two neighbours extended until they meet, adds the least area). Corners 0-1 and 3-2
+// are the row's long sides (its short sides with `acrossLong`). None when the outline is no
+// quadrilateral: the four sides hold more than 1.1 times the hull's area, or a corner lies farther
+// outside the hull than 8% of the mean short side (a row cut by the picture's edge, a card sticking
+// out). The ribbon reader samples a row in the frame of these corners (a homography;
+// BackFinderOptions::rowCorners).
+std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acrossLong = false);
 
 // The foreground (not-table) mask the finder works on, at the working size; exposed for tests.
 cv::Mat tableForeground(const cv::Mat& bgrWork);
