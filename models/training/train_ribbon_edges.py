@@ -76,7 +76,7 @@ def row_corners(points, across=False):
     time the side whose cutting, its neighbours extended until they meet, adds the least area),
     ordered so that corners 0-1 and 3-2 are the row's long sides (its short sides with `across`).
     None when the four sides hold more than 1.1 times the hull's area, or a corner lies farther
-    outside the hull than 8% of the mean short side."""
+    outside the hull than 20% of the mean short side."""
     hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2))
     h = [p.astype(np.float64) for p in hull.reshape(-1, 2)]
     if len(h) < 4:
@@ -110,7 +110,7 @@ def row_corners(points, across=False):
     if cv2.contourArea(q.astype(np.float32)) > 1.1 * hull_area:
         return None
     side = [np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)]
-    reach = 0.08 * min(side[0] + side[2], side[1] + side[3]) / 2
+    reach = 0.2 * min(side[0] + side[2], side[1] + side[3]) / 2
     if any(-cv2.pointPolygonTest(hull, (float(x), float(y)), True) > reach for x, y in q):
         return None
     if (side[0] + side[2] < side[1] + side[3]) != across:

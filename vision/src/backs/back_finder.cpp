@@ -615,7 +615,7 @@ std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acros
     auto side = [&](std::size_t i) { return cv::norm(h[(i + 1) % 4] - h[i]); };
     // a corner far outside the hull (a row cut by the picture's edge, a card sticking out): no
     // quadrilateral
-    const double reach = 0.08 * std::min(side(0) + side(2), side(1) + side(3)) / 2;
+    const double reach = 0.2 * std::min(side(0) + side(2), side(1) + side(3)) / 2;
     for (const auto& p : h)
         if (-cv::pointPolygonTest(hullPts, p, true) > reach) return std::nullopt;
     const std::size_t first = (side(0) + side(2) < side(1) + side(3)) != acrossLong ? 1 : 0;
@@ -635,7 +635,7 @@ namespace {
 // is tall). `score`: the chain's score (0 for no edge).
 std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float scale,
                                        float cardAspect, bool acrossLong, bool corners,
-                                       float* score) {
+                                       float* score, float* thickness) {
     *score = 0;
     // the row's rectangle 0..len x 0..thick (work px) and its map into the picture (picture px)
     float len = 0, thick = 0;
@@ -660,6 +660,7 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
         const cv::Point2f origin = (b.box.center - u * (len / 2) - v * (thick / 2)) / scale;
         frame = cv::Matx33d(u.x, v.x, origin.x, u.y, v.y, origin.y, 0, 0, 1);
     }
+    *thickness = thick;
     auto at = [&](float x, float y) {  // work px
         const cv::Vec3d p = frame * cv::Vec3d(double(x / scale), double(y / scale), 1.0);
         return cv::Point2f(float(p[0] / p[2]), float(p[1] / p[2])) * scale;
@@ -713,20 +714,25 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
 
 // A blob read as a ribbon both ways (along and across its box's long side); the way whose chain
 // scores better. Or one way only (`way`: where the row's direction is known). `clear`: it holds
-// two cards or more with edges scoring `minScore` an edge.
+// two cards or more with edges scoring `shortRowScore` an edge (`longRowScore` for a long row at
+// least `longRowThick` of the scene's card length `cardLong` thick; 0: not known).
 enum class RowWay { Both, Along, Across };
 std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
-                                      const BackFinderOptions& options, bool& clear,
+                                      const BackFinderOptions& options, float cardLong, bool& clear,
                                       RowWay way = RowWay::Both) {
-    float s1 = 0, s2 = 0;
-    const float cardAspect = options.cardAspect, minScore = options.shortRowScore;
+    float s1 = 0, s2 = 0, t1 = 0, t2 = 0;
+    const float cardAspect = options.cardAspect;
     std::vector<BackCandidate> along, across;
     if (way != RowWay::Across)
-        along = ribbonCards(b, bgr, scale, cardAspect, false, options.rowCorners, &s1);
+        along = ribbonCards(b, bgr, scale, cardAspect, false, options.rowCorners, &s1, &t1);
     if (way != RowWay::Along)
-        across = ribbonCards(b, bgr, scale, cardAspect, true, options.rowCorners, &s2);
+        across = ribbonCards(b, bgr, scale, cardAspect, true, options.rowCorners, &s2, &t2);
     const bool isAcross = way == RowWay::Across || (way == RowWay::Both && s2 > s1);
     auto& cards = isAcross ? across : along;
+    // a long row a card's length thick (not the grid of a checkered back) is clear at a lower score
+    const bool longRow = int(cards.size()) >= options.longRowCards && cardLong > 0 &&
+                         (isAcross ? t2 : t1) >= options.longRowThick * cardLong;
+    const float minScore = longRow ? options.longRowScore : options.shortRowScore;
     clear = cards.size() >= 2 && (isAcross ? s2 : s1) >= minScore * float(cards.size() - 1);
     return std::move(cards);
 }
@@ -1821,7 +1827,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard))
                 return;
             bool clear = false;
-            auto cards = readRibbon(b, bgr, scale, options, clear);
+            auto cards = readRibbon(b, bgr, scale, options, cardLong, clear);
             ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
             if (ribbon[i + 1] == 1) emit(std::move(cards), true);
         };
@@ -1856,7 +1862,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const RowWay way = loThick == hiThick ? RowWay::Both
                                    : hiThick          ? RowWay::Across
                                                       : RowWay::Along;
-                auto cards = readRibbon(part.blob, bgr, scale, options, clear, way);
+                auto cards = readRibbon(part.blob, bgr, scale, options, cardLong, clear, way);
                 if (!clear || int(cards.size()) < options.rowMinCentres) continue;
                 emit(std::move(cards), true);
                 any = true;
@@ -1920,7 +1926,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             continue;
         }
         bool clear = false;
-        auto cards = readRibbon(b, bgr, scale, options, clear);
+        auto cards = readRibbon(b, bgr, scale, options, cardLong, clear);
         if (clear)
             emit(std::move(cards), true);
         else
@@ -1935,7 +1941,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
         std::vector<BackCandidate> cards;
         bool clear = false;
         if (options.learntRows && b.fill >= options.rowFill) {
-            cards = readRibbon(b, bgr, scale, options, clear);
+            cards = readRibbon(b, bgr, scale, options, cardLong, clear);
         } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&
                    !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {
             // fitted loose cards (empty when they leave much of the blob unexplained)

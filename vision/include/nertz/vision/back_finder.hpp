@@ -52,6 +52,13 @@ struct BackFinderOptions {
     float clusterCover = 0.75f;  // the fitted cards must cover this share of the blob
     float shortRowScore = 0.3f;      // learnt rows: a card-shaped blob is a row when its edge chain
                                      // scores this much an edge (at most 0.5: see ribbonCards)
+    // Learnt rows: a row read into `longRowCards` cards or more and at least `longRowThick` of the
+    // scene's card length thick is a row at `longRowScore` an edge (the edge finder trained on rows
+    // framed by their corners marks edges less surely than the one before; a checkered back's grid
+    // read as strips is thinner than a card is long).
+    float longRowScore = 0.2f;
+    int longRowCards = 6;
+    float longRowThick = 0.8f;
     // Cards told from the table (and hands) by the learnt segmenter (back_segmenter.hpp), whose
     // card outlines also guide the cluster fit; off, or without its model, the table's colour model
     // and image edges are used.
@@ -122,8 +129,8 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
 // cutting, its two neighbours extended until they meet, adds the least area). Corners 0-1 and 3-2
 // are the row's long sides (its short sides with `acrossLong`). None when the outline is no
 // quadrilateral: the four sides hold more than 1.1 times the hull's area, or a corner lies farther
-// outside the hull than 8% of the mean short side (a row cut by the picture's edge, a card sticking
-// out). The ribbon reader samples a row in the frame of these corners (a homography;
+// outside the hull than 20% of the mean short side (a row cut by the picture's edge, a card
+// sticking out). The ribbon reader samples a row in the frame of these corners (a homography;
 // BackFinderOptions::rowCorners).
 std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acrossLong = false);
 
