@@ -54,22 +54,6 @@ def ribbons(cards):
     return out
 
 
-def features(img, a, b, u0, u1, v0, v1):
-    """The row u0..u1 (along a) x v0..v1 (along b) as NB*3 x n, as the C++ reader computes it."""
-    thick = v1 - v0
-    k = ALONG / thick
-    n = int(round((u1 - u0) * k)) + 1
-    vs = v0 + thick * (0.1 + 0.8 * (np.arange(NB * 4) + 0.5) / (NB * 4))
-    us = u0 + np.arange(n) / k
-    UU, VV = np.meshgrid(us, vs)
-    X = (UU * a[0] + VV * b[0]).astype(np.float32)
-    Y = (UU * a[1] + VV * b[1]).astype(np.float32)
-    R = cv2.remap(img, X, Y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    F = R.reshape(NB, 4, n, 3).mean(1).transpose(0, 2, 1).reshape(NB * 3, n)
-    F = F - F.mean(1, keepdims=True)
-    return (F / (F.std() + 4.0)).astype(np.float32), k
-
-
 def row_corners(points, across=False):
     """The row's four corners, the C++ `rowCorners` twin: the quadrilateral around the convex hull
     of `points` that its sides make when the hull's shortest sides are cut away one by one (each
@@ -127,8 +111,10 @@ def corner_frame(q):
     return ln, th, cv2.getPerspectiveTransform(rect, q.astype(np.float32))
 
 
-def features_h(img, H, ln, th):
-    """The row's rectangle 0..ln x 0..th mapped into the picture by H, as features() samples it."""
+def features(img, H, ln, th):
+    """The row's rectangle 0..ln x 0..th (x along it, y across) mapped into the picture by the
+    homography H, as the net's input: NB*3 x n (the C++ `ribbonFeatures` twin), and the samples
+    per picture px."""
     k = ALONG / th
     n = int(round(ln * k)) + 1
     vs = th * (0.1 + 0.8 * (np.arange(NB * 4) + 0.5) / (NB * 4))
@@ -153,36 +139,32 @@ def sample(img, r, rng, jitter):
     if np.ptp(cen @ b) > 0.1 * np.ptp(Q.reshape(-1, 2) @ b):  # not one straight row
         return None
     P = Q.reshape(-1, 2)
-    if FRAME == 'corners':
-        # the row's long sides are along a: read it along them (across when the row is short)
-        pa, pb = P @ a, P @ b
-        q = row_corners(P, across=np.ptp(pa) < np.ptp(pb))
-        if q is not None:
-            if jitter:
-                q = q + rng.uniform(-jitter, jitter, q.shape) * 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
-            ln, th, H = corner_frame(q)
-            # the row's start is the end nearer the first card
-            Hi = np.linalg.inv(H)
-            x0 = cv2.perspectiveTransform(cen[:1].reshape(-1, 1, 2), Hi)[0, 0, 0]
-            x1 = cv2.perspectiveTransform(cen[-1:].reshape(-1, 1, 2), Hi)[0, 0, 0]
-            if x0 > x1:  # flip the rectangle along x
-                q = q[[1, 0, 3, 2]]
-                ln, th, H = corner_frame(q)
-                Hi = np.linalg.inv(H)
-            F, k = features_h(img, H, ln, th)
-            edges = [cv2.perspectiveTransform(np.array(c['quad'], float).reshape(-1, 1, 2), Hi)[:, 0, 0].min() * k
-                     for c in r if c['visible_fraction'] >= 0.05]
-            return F, np.array([e for e in edges if e >= 3], np.float32), len(edges)
     pa, pb = P @ a, P @ b
-    u0, u1, v0, v1 = pa.min(), pa.max(), pb.min(), pb.max()
-    if jitter:
-        t = v1 - v0
-        u0 += rng.uniform(-jitter, jitter) * t
-        u1 += rng.uniform(-jitter, jitter) * t
-        v0 += rng.uniform(-jitter, jitter) * t
-        v1 += rng.uniform(-jitter, jitter) * t
-    F, k = features(img, a, b, u0, u1, v0, v1)
-    edges = [((np.array(c['quad']) @ a).min() - u0) * k for c in r if c['visible_fraction'] >= 0.05]
+    # the row's long sides are along a: read it along them (across when the row is short)
+    q = row_corners(P, across=np.ptp(pa) < np.ptp(pb)) if FRAME == 'corners' else None
+    if q is not None:
+        if jitter:
+            q = q + rng.uniform(-jitter, jitter, q.shape) * 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+        ln, th, H = corner_frame(q)
+        # the row's start is the end nearer the first card
+        x0, x1 = cv2.perspectiveTransform(cen[[0, -1]].reshape(-1, 1, 2), np.linalg.inv(H))[:, 0, 0]
+        if x0 > x1:  # flip the rectangle along x
+            ln, th, H = corner_frame(q[[1, 0, 3, 2]])
+    else:  # the rotated box along a, from the first card's side
+        u0, u1, v0, v1 = pa.min(), pa.max(), pb.min(), pb.max()
+        if jitter:
+            t = v1 - v0
+            u0 += rng.uniform(-jitter, jitter) * t
+            u1 += rng.uniform(-jitter, jitter) * t
+            v0 += rng.uniform(-jitter, jitter) * t
+            v1 += rng.uniform(-jitter, jitter) * t
+        ln, th = u1 - u0, v1 - v0
+        o = a * u0 + b * v0
+        H = np.array([[a[0], b[0], o[0]], [a[1], b[1], o[1]], [0, 0, 1]])
+    F, k = features(img, H, ln, th)
+    Hi = np.linalg.inv(H)
+    edges = [cv2.perspectiveTransform(np.array(c['quad'], float).reshape(-1, 1, 2), Hi)[:, 0, 0].min() * k
+             for c in r if c['visible_fraction'] >= 0.05]
     # the first card's near edge is the row's start: not a boundary
     return F, np.array([e for e in edges if e >= 3], np.float32), len(edges)
 

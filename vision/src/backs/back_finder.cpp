@@ -575,10 +575,8 @@ std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
     return edges;
 }
 
-}  // namespace
-
-// (back_finder.hpp) The twin of `row_corners` in models/training/train_ribbon_edges.py.
-std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acrossLong) {
+// rowCorners before its corners are put in order: the four corners in the hull's order.
+std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline) {
     std::vector<cv::Point2f> pts(outline.begin(), outline.end()), h;
     cv::convexHull(pts, h);
     if (h.size() < 4) return std::nullopt;
@@ -618,31 +616,47 @@ std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acros
     const double reach = 0.2 * std::min(side(0) + side(2), side(1) + side(3)) / 2;
     for (const auto& p : h)
         if (-cv::pointPolygonTest(hullPts, p, true) > reach) return std::nullopt;
+    return Quad{h[0], h[1], h[2], h[3]};
+}
+
+// rowQuad's corners put in order: corners 0-1 and 3-2 the long sides (the short ones with
+// `acrossLong`).
+Quad rowInOrder(const Quad& h, bool acrossLong) {
+    auto side = [&](std::size_t i) { return cv::norm(h[(i + 1) % 4] - h[i]); };
     const std::size_t first = (side(0) + side(2) < side(1) + side(3)) != acrossLong ? 1 : 0;
     Quad q;
     for (std::size_t i = 0; i < 4; ++i) q[i] = h[(i + first) % 4];
     return q;
 }
 
+}  // namespace
+
+// (back_finder.hpp) The twin of `row_corners` in models/training/train_ribbon_edges.py.
+std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acrossLong) {
+    const auto h = rowQuad(outline);
+    if (!h) return std::nullopt;
+    return rowInOrder(*h, acrossLong);
+}
+
 namespace {
 
 // The cards of a ribbon spread: the blob (work px; `bgr` is the full picture, `scale` work px per
-// picture px) seen in the frame of its four corners in perspective (`corners`, where they are
-// found: rowCorners) or else of its rotated box, x along the row and the cards' long side across
+// picture px) seen in the frame of its four corners in perspective (`corners`: rowQuad's, where
+// they were found) or else of its rotated box, x along the row and the cards' long side across
 // it, read by the edge finder from either end; the end that reads the better chain holds the bottom
 // card, the other the card on top (a whole card); every other card shows a strip, from its edge to
 // the next card's. `acrossLong`: the row runs across the box's long side (a row shorter than a card
 // is tall). `score`: the chain's score (0 for no edge).
 std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float scale,
-                                       float cardAspect, bool acrossLong, bool corners,
-                                       float* score, float* thickness) {
+                                       float cardAspect, bool acrossLong,
+                                       const std::optional<Quad>& corners, float* score,
+                                       float* thickness) {
     *score = 0;
     // the row's rectangle 0..len x 0..thick (work px) and its map into the picture (picture px)
     float len = 0, thick = 0;
     cv::Matx33d frame;
-    const auto q = corners ? rowCorners(b.contour, acrossLong) : std::nullopt;
-    if (q) {
-        const Quad& c = *q;
+    if (corners) {
+        const Quad c = rowInOrder(*corners, acrossLong);
         len = 0.5f * float(cv::norm(c[1] - c[0]) + cv::norm(c[2] - c[3]));
         thick = 0.5f * float(cv::norm(c[3] - c[0]) + cv::norm(c[2] - c[1]));
         const cv::Point2f rect[4] = {
@@ -722,11 +736,12 @@ std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float s
                                       RowWay way = RowWay::Both) {
     float s1 = 0, s2 = 0, t1 = 0, t2 = 0;
     const float cardAspect = options.cardAspect;
+    const auto corners = options.rowCorners ? rowQuad(b.contour) : std::nullopt;
     std::vector<BackCandidate> along, across;
     if (way != RowWay::Across)
-        along = ribbonCards(b, bgr, scale, cardAspect, false, options.rowCorners, &s1, &t1);
+        along = ribbonCards(b, bgr, scale, cardAspect, false, corners, &s1, &t1);
     if (way != RowWay::Along)
-        across = ribbonCards(b, bgr, scale, cardAspect, true, options.rowCorners, &s2, &t2);
+        across = ribbonCards(b, bgr, scale, cardAspect, true, corners, &s2, &t2);
     const bool isAcross = way == RowWay::Across || (way == RowWay::Both && s2 > s1);
     auto& cards = isAcross ? across : along;
     // a long row a card's length thick (not the grid of a checkered back) is clear at a lower score
