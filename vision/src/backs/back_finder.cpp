@@ -440,7 +440,7 @@ std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const 
 
 // The row's rectangle, 0..len along it and 0..thick across (picture px), mapped into `bgr` (8-bit,
 // 3 channels) by `frame`, as the net's input: kBands * 3 channels of `n` samples (the twin of
-// `features_h` in the training script; `features` there for an affine frame).
+// `features` in the training script).
 std::vector<float> ribbonFeatures(const cv::Mat& bgr, const cv::Matx33d& frame, float len,
                                   float thick, int& n) {
     using namespace ribbonnet;
