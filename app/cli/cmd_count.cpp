@@ -735,7 +735,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             double countable = 0.05, whole = 0.85;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
-                 cardsAlone = false, noRowSplit = false, boxRows = false;
+                 cardsAlone = false, noRowSplit = false, boxRows = false, noOutlineRows = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -768,6 +768,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--box-rows", a->boxRows,
                       "read a ribbon row in the frame of its rotated box rather than of its four "
                       "corners in perspective (BACKS.md, \"Rows read in perspective\")");
+        cmd->add_flag(
+            "--no-outline-rows", a->noOutlineRows,
+            "do not read a blob that the size and fill rules leave out of the row reader as a "
+            "row when the segmenter marks card sides all through it (the finder before "
+            "2026-11-27, sixth session; BACKS.md, \"Rows the size rules left out\")");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
@@ -934,6 +939,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 finder.refineOutlines = !a->noRefine;
                 if (a->noRowSplit) finder.splitRows = 0.f;
                 finder.rowCorners = !a->boxRows;
+                if (a->noOutlineRows) finder.outlineRows = 0.f;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);

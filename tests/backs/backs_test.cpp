@@ -534,6 +534,52 @@ TEST(LakeCounter, CountsANarrowRibbonSpreadByStrips) {
     }
 }
 
+// A ribbon row alone in the picture, spread so little that its blob has about a card's shape: the
+// scene's card size then comes from this very blob, and the rule that a blob no larger than a card
+// is one card could take the whole row for one (ri_tr_12 scene 62: 1 card found for 10). Where the
+// segmenter marks card sides all through it (BackFinderOptions::outlineRows), it is read as a row.
+// 60 rows of 9-11 cards: the rule must never count one worse, and must count exactly at least one
+// that was taken for a card or two without it (trial 53: 1 found for 10 without, 10 with; trial 7,
+// 1 for 10, stays so: the outline map marks 0.26 of that row, under the rule's 0.4).
+TEST(LakeCounter, CountsARowAloneAsLargeAsACard) {
+    cv::RNG rng(62);
+    int mended = 0, takenForACard = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        cv::Mat img = greenCloth(rng);
+        const float h = float(rng.uniform(100, 170)), w = h * 0.69f,
+                    step = h * float(rng.uniform(0.05, 0.12));
+        const int n = rng.uniform(9, 12);
+        const float a = float(rng.uniform(0.0, 2 * CV_PI));
+        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+        const cv::Point2f start = cv::Point2f(640, 360) - u * ((n - 1) * step / 2);
+        for (int i = 0; i < n; ++i) {
+            const cv::Point2f c = start + u * (i * step);
+            vi::drawCard(img, decks().art[std::size_t(rng.uniform(0, 4))],
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+        }
+        std::vector<uchar> jpg;
+        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
+        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        const auto got = vi::findBackCards(img);
+        vi::BackFinderOptions before;
+        before.outlineRows = 0.f;
+        const auto old = vi::findBackCards(img, before);
+        const int off = std::abs(int(got.size()) - n), offBefore = std::abs(int(old.size()) - n);
+        EXPECT_LE(off, offBefore) << "trial " << trial << ": " << n << " cards, " << got.size()
+                                  << " found, " << old.size() << " without the rule";
+        if (2 * int(old.size()) <= n) {
+            ++takenForACard;
+            mended += off == 0 ? 1 : 0;
+            std::cerr << "row alone, trial " << trial << ": " << n << " cards, found " << got.size()
+                      << ", without the outline rule " << old.size() << "\n";
+        }
+    }
+    std::cerr << "rows taken for a card or two without the rule: " << takenForACard
+              << ", counted exactly with it: " << mended << "\n";
+    EXPECT_GE(mended, 1);
+}
+
 // Two ribbon spreads laid side by side, touching along the cards' long sides, are one blob of the
 // card mask, twice as thick as a card: no row. Split along the segmenter's instances
 // (BackFinderOptions::splitRows) each is read as a row of its own. Needs: both rows counted within

@@ -640,18 +640,26 @@ std::optional<Quad> rowCorners(const std::vector<cv::Point>& outline, bool acros
 
 namespace {
 
+// Whether the part of a row past its last edge, as a share of a whole card's width at the row's
+// thickness, is one whole card (the card on top).
+bool topIsWhole(float share) {
+    return share > 0.6f && share < 1.15f;
+}
+
 // The cards of a ribbon spread: the blob (work px; `bgr` is the full picture, `scale` work px per
 // picture px) seen in the frame of its four corners in perspective (`corners`: rowQuad's, where
 // they were found) or else of its rotated box, x along the row and the cards' long side across
 // it, read by the edge finder from either end; the end that reads the better chain holds the bottom
 // card, the other the card on top (a whole card); every other card shows a strip, from its edge to
 // the next card's. `acrossLong`: the row runs across the box's long side (a row shorter than a card
-// is tall). `score`: the chain's score (0 for no edge).
+// is tall). `score`: the chain's score (0 for no edge); `topShare`: the part past the last edge
+// over a whole card's width (0 when no edge was read).
 std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float scale,
                                        float cardAspect, bool acrossLong,
                                        const std::optional<Quad>& corners, float* score,
-                                       float* thickness) {
+                                       float* thickness, float* topShare) {
     *score = 0;
+    *topShare = 0;
     // the row's rectangle 0..len x 0..thick (work px) and its map into the picture (picture px)
     float len = 0, thick = 0;
     cv::Matx33d frame;
@@ -706,7 +714,8 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
     for (int e : reversed ? rev : fwd) bounds.push_back(float(e) / k);
     const int cards = int(bounds.size());
     const float topWidth = len - bounds.back();
-    const float wc = (topWidth > 0.6f * wc0 && topWidth < 1.15f * wc0) ? topWidth : wc0;
+    *topShare = topWidth / wc0;
+    const float wc = topIsWhole(*topShare) ? topWidth : wc0;
     bounds.push_back(len);
     for (int i = 0; i < cards; ++i) {
         BackCandidate c;
@@ -733,16 +742,17 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
 enum class RowWay { Both, Along, Across };
 std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
                                       const BackFinderOptions& options, float cardLong, bool& clear,
-                                      RowWay way = RowWay::Both) {
-    float s1 = 0, s2 = 0, t1 = 0, t2 = 0;
+                                      RowWay way = RowWay::Both, float* topShare = nullptr) {
+    float s1 = 0, s2 = 0, t1 = 0, t2 = 0, w1 = 0, w2 = 0;
     const float cardAspect = options.cardAspect;
     const auto corners = options.rowCorners ? rowQuad(b.contour) : std::nullopt;
     std::vector<BackCandidate> along, across;
     if (way != RowWay::Across)
-        along = ribbonCards(b, bgr, scale, cardAspect, false, corners, &s1, &t1);
+        along = ribbonCards(b, bgr, scale, cardAspect, false, corners, &s1, &t1, &w1);
     if (way != RowWay::Along)
-        across = ribbonCards(b, bgr, scale, cardAspect, true, corners, &s2, &t2);
+        across = ribbonCards(b, bgr, scale, cardAspect, true, corners, &s2, &t2, &w2);
     const bool isAcross = way == RowWay::Across || (way == RowWay::Both && s2 > s1);
+    if (topShare) *topShare = isAcross ? w2 : w1;
     auto& cards = isAcross ? across : along;
     // a long row a card's length thick (not the grid of a checkered back) is clear at a lower score
     const bool longRow = int(cards.size()) >= options.longRowCards && cardLong > 0 &&
@@ -750,6 +760,42 @@ std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float s
     const float minScore = longRow ? options.longRowScore : options.shortRowScore;
     clear = cards.size() >= 2 && (isAcross ? s2 : s1) >= minScore * float(cards.size() - 1);
     return std::move(cards);
+}
+
+// The share of a blob's inside (its contour eroded by 4 px; work px) that the segmenter's outline
+// map marks as a card's side: a few per cent on one card, whose own border is eroded away, most of
+// it on a ribbon row, whose every strip is bounded by a side.
+double outlineShare(const std::vector<cv::Point>& contour, const cv::Mat& outline) {
+    const cv::Rect box = cv::boundingRect(contour) & cv::Rect(0, 0, outline.cols, outline.rows);
+    if (box.empty()) return 0.0;
+    cv::Mat inside = cv::Mat::zeros(box.size(), CV_8U);
+    cv::drawContours(inside, std::vector<std::vector<cv::Point>>{contour}, 0, cv::Scalar(255),
+                     cv::FILLED, cv::LINE_8, cv::noArray(), INT_MAX, -box.tl());
+    cv::erode(inside, inside, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(9, 9)));
+    const int all = cv::countNonZero(inside);
+    if (all == 0) return 0.0;
+    cv::Mat marked;
+    cv::threshold(outline(box), marked, 127, 255, cv::THRESH_BINARY);
+    return double(cv::countNonZero(marked & inside)) / all;
+}
+
+// A blob the rules by size and fill leave out of the row reader (one no larger than the scene's
+// card, whose size may come from this very blob when it is a row alone in the picture; one that
+// fills its box too poorly, being seen in perspective or cut by the picture's edge) read as a row
+// all the same when the segmenter marks card sides all through it (`outlineRows`). It is one when
+// it reads into `rowMinCentres` cards or more with clear edges (the scene's card size not used)
+// and the part past its last edge is a whole card; `cards` then holds them.
+bool outlinedRow(const Blob& b, const cv::Mat& bgr, const cv::Mat& outline, float scale,
+                 const BackFinderOptions& options, std::vector<BackCandidate>& cards) {
+    if (!options.learntRows || options.outlineRows <= 0.f || outline.empty() ||
+        outlineShare(b.contour, outline) < options.outlineRows)
+        return false;
+    bool clear = false;
+    float top = 0;
+    auto read = readRibbon(b, bgr, scale, options, 0.f, clear, RowWay::Both, &top);
+    if (!clear || int(read.size()) < options.rowMinCentres || !topIsWhole(top)) return false;
+    cards = std::move(read);
+    return true;
 }
 
 // The whole card of which `b` is the part that shows, others lying across the rest: a rectangle of
@@ -1839,8 +1885,14 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
         const double oneCard = double(cardLong) * cardLong / options.cardAspect;
         auto readAsRibbon = [&](std::size_t i) {
             const Blob& b = all[i];
-            if (b.fill < options.ribbonFill || (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard))
+            if (b.fill < options.ribbonFill) return;
+            if (inBlob[i + 1] < 2 && b.area <= 1.3 * oneCard) {
+                std::vector<BackCandidate> cards;
+                if (!outlinedRow(b, bgr, edges, scale, options, cards)) return;
+                ribbon[i + 1] = 1;
+                emit(std::move(cards), true);
                 return;
+            }
             bool clear = false;
             auto cards = readRibbon(b, bgr, scale, options, cardLong, clear);
             ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
@@ -1937,7 +1989,11 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
         BackCandidate single;
         single.quad = looseQuad(b);
         if (!options.learntRows || (cardArea > 0 && b.area <= 1.3 * cardArea)) {
-            emit({single}, false);
+            std::vector<BackCandidate> cards;
+            if (segmenter && outlinedRow(b, bgr, edges, scale, options, cards))
+                emit(std::move(cards), true);
+            else
+                emit({single}, false);
             continue;
         }
         bool clear = false;
@@ -1955,6 +2011,11 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
         // Other blobs are loose cards that touch.
         std::vector<BackCandidate> cards;
         bool clear = false;
+        if (segmenter && b.fill < options.rowFill &&
+            outlinedRow(b, bgr, edges, scale, options, cards)) {
+            emit(std::move(cards), true);
+            continue;
+        }
         if (options.learntRows && b.fill >= options.rowFill) {
             cards = readRibbon(b, bgr, scale, options, cardLong, clear);
         } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&

@@ -59,6 +59,15 @@ struct BackFinderOptions {
     float longRowScore = 0.2f;
     int longRowCards = 6;
     float longRowThick = 0.8f;
+    // Learnt rows with the segmenter: a blob that the rules above leave out of the row reader (no
+    // larger than the scene's card, whose size a row alone in the picture sets itself; filling its
+    // box too poorly, seen in perspective or cut by the picture's edge) is read as a row when the
+    // segmenter's outline map marks at least this share of its inside (card sides: 0.40-0.89 on
+    // the rows of the train ribbon scenes, 0.03-0.06 on single cards, at most 0.47 on other
+    // blobs). It is one when it reads into `rowMinCentres` cards or more with clear edges and the
+    // part past its last edge is a whole card. 0: off (the finder before 2026-11-27, sixth
+    // session).
+    float outlineRows = 0.4f;
     // Cards told from the table (and hands) by the learnt segmenter (back_segmenter.hpp), whose
     // card outlines also guide the cluster fit; off, or without its model, the table's colour model
     // and image edges are used.
