@@ -67,6 +67,26 @@ cv::Mat greenCloth(cv::RNG& rng) {
     return img + grain;
 }
 
+// A ribbon row drawn into `img`: `n` cards `h` tall (0.69 h wide) centred on `mid`, each `step`
+// further along the angle `a` (the cards' long side across the row), each of a test deck drawn
+// from `rng`. Returns the decks in the order dealt.
+std::vector<int> drawRow(cv::Mat& img, cv::RNG& rng, cv::Point2f mid, float h, float step, int n,
+                         float a) {
+    const float w = h * 0.69f;
+    const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+    const cv::Point2f start = mid - u * ((n - 1) * step / 2);
+    std::vector<int> deckOf;
+    for (int i = 0; i < n; ++i) {
+        const int d = rng.uniform(0, 4);
+        deckOf.push_back(d);
+        const cv::Point2f c = start + u * (i * step);
+        vi::drawCard(img, decks().art[std::size_t(d)],
+                     {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                      c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+    }
+    return deckOf;
+}
+
 // A table with loose cards on a grid: random turn (any angle, so also upside down), a tilted
 // camera's corner offsets, a light gradient, a glare spot and JPEG coding.
 struct Scene {
@@ -509,21 +529,10 @@ TEST(LakeCounter, CountsANarrowRibbonSpreadByStrips) {
     cv::RNG rng(21);
     for (int trial = 0; trial < 4; ++trial) {
         cv::Mat img = greenCloth(rng);
-        const float h = float(rng.uniform(170, 230)), w = h * 0.69f,
-                    step = h * float(rng.uniform(0.06, 0.09));
+        const float h = float(rng.uniform(170, 230)), step = h * float(rng.uniform(0.06, 0.09));
         const int n = rng.uniform(10, 19);
         const float a = float(rng.uniform(0.0, 2 * CV_PI));
-        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-        const cv::Point2f start = cv::Point2f(640, 360) - u * ((n - 1) * step / 2);
-        std::vector<int> deckOf;
-        for (int i = 0; i < n; ++i) {
-            const int d = rng.uniform(0, 4);
-            deckOf.push_back(d);
-            const cv::Point2f c = start + u * (i * step);
-            vi::drawCard(img, decks().art[std::size_t(d)],
-                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
-        }
+        drawRow(img, rng, {640, 360}, h, step, n, a);
         const vi::DeckCount got = vi::countBacks(img, decks().matcher);
         vi::BackFinderOptions old;
         old.learntRows = false;
@@ -546,18 +555,9 @@ TEST(LakeCounter, CountsARowAloneAsLargeAsACard) {
     int mended = 0, takenForACard = 0;
     for (int trial = 0; trial < 60; ++trial) {
         cv::Mat img = greenCloth(rng);
-        const float h = float(rng.uniform(100, 170)), w = h * 0.69f,
-                    step = h * float(rng.uniform(0.05, 0.12));
+        const float h = float(rng.uniform(100, 170)), step = h * float(rng.uniform(0.05, 0.12));
         const int n = rng.uniform(9, 12);
-        const float a = float(rng.uniform(0.0, 2 * CV_PI));
-        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-        const cv::Point2f start = cv::Point2f(640, 360) - u * ((n - 1) * step / 2);
-        for (int i = 0; i < n; ++i) {
-            const cv::Point2f c = start + u * (i * step);
-            vi::drawCard(img, decks().art[std::size_t(rng.uniform(0, 4))],
-                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
-        }
+        drawRow(img, rng, {640, 360}, h, step, n, float(rng.uniform(0.0, 2 * CV_PI)));
         std::vector<uchar> jpg;
         cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
         img = cv::imdecode(jpg, cv::IMREAD_COLOR);
@@ -588,24 +588,17 @@ TEST(LakeCounter, CountsTwoRibbonSpreadsThatTouch) {
     cv::RNG rng(33);
     for (int trial = 0; trial < 3; ++trial) {
         cv::Mat img = greenCloth(rng);
-        const float h = float(rng.uniform(150, 175)), w = h * 0.69f;
+        const float h = float(rng.uniform(150, 175));
         const float a = float(rng.uniform(-0.4, 0.4));
-        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+        const cv::Point2f v(-std::sin(a), std::cos(a));
         int total = 0;
         for (int row = 0; row < 2; ++row) {
             const float step = h * float(rng.uniform(0.08, 0.11));
             const int n = rng.uniform(9, 14);
             total += n;
             // the rows' long sides 2 px apart
-            const cv::Point2f mid =
-                cv::Point2f(640, 360) + v * ((row == 0 ? -1.f : 1.f) * (h / 2 + 1));
-            const cv::Point2f start = mid - u * ((n - 1) * step / 2);
-            for (int i = 0; i < n; ++i) {
-                const cv::Point2f c = start + u * (i * step);
-                vi::drawCard(img, decks().art[std::size_t(rng.uniform(0, 4))],
-                             {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                              c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
-            }
+            drawRow(img, rng, cv::Point2f(640, 360) + v * ((row == 0 ? -1.f : 1.f) * (h / 2 + 1)),
+                    h, step, n, a);
         }
         const vi::DeckCount got = vi::countBacks(img, decks().matcher);
         vi::BackFinderOptions whole;
