@@ -735,7 +735,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             double countable = 0.05, whole = 0.85;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
-                 cardsAlone = false, noRowSplit = false, boxRows = false, noOutlineRows = false;
+                 cardsAlone = false, noRowSplit = false, boxRows = false, noOutlineRows = false,
+                 noWholeCards = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -773,6 +774,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "do not read a blob that the size and fill rules leave out of the row reader as a "
             "row when the segmenter marks card sides all through it (the finder before "
             "2026-11-27, sixth session; BACKS.md, \"Rows the size rules left out\")");
+        cmd->add_flag(
+            "--no-whole-cards", a->noWholeCards,
+            "do not take a piece, or two pieces together, with a card's four corners and no side "
+            "marked through them for one card when larger than the scene's card (the finder before "
+            "2026-11-27, seventh session; BACKS.md, \"Cards larger than the scene's card\")");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
@@ -940,6 +946,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->noRowSplit) finder.splitRows = 0.f;
                 finder.rowCorners = !a->boxRows;
                 if (a->noOutlineRows) finder.outlineRows = 0.f;
+                if (a->noWholeCards) finder.wholeCardOutline = 0.f;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);

@@ -580,6 +580,56 @@ TEST(LakeCounter, CountsARowAloneAsLargeAsACard) {
     EXPECT_GE(mended, 1);
 }
 
+// A card larger than the scene's other cards (nearer the camera) may be given two middles by the
+// segmenter, and its two pieces are each too large to join under the scene's card size: one card
+// counted twice (ba_tr_21 scenes 141, 50). Two pieces, each a good part of a card, that together
+// have a card's four corners and no side marked through them by the outline map are one card
+// (BackFinderOptions::centreJoinOutline). 40 tables of four cards 100-140 px long and one 1.5-2.2
+// times as long, apart, any turn: the rule must never count a table worse, and must mend at least
+// one table it counts over.
+TEST(BackFinder, ALargeCardGivenTwoMiddlesIsOneCard) {
+    const std::vector<cv::Mat> art{decks().art[0], decks().art[2], decks().art[3],
+                                   loadBack("orell")};
+    cv::RNG rng(141);
+    int over = 0, mended = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        cv::Mat img = greenCloth(rng);
+        const float small = float(rng.uniform(100, 140)),
+                    large = small * float(rng.uniform(1.5, 2.2));
+        const int big = rng.uniform(0, 5);
+        for (int k = 0; k < 5; ++k) {
+            const cv::Point2f c(1280.f * (float(k) + 0.5f) / 5.f,
+                                360.f + float(rng.uniform(-150, 150)));
+            const float h = k == big ? large : small, w = h * 0.69f;
+            const float tilt = float(rng.uniform(-0.4, 0.4));
+            const float a =
+                tilt + (rng.uniform(0, 2) ? float(CV_PI / 2) : 0.f);  // upright or across
+            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+            vi::drawCard(img, art[std::size_t(rng.uniform(0, int(art.size())))],
+                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+        }
+        std::vector<uchar> jpg;
+        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
+        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        const int got = int(vi::findBackCards(img).size());
+        vi::BackFinderOptions before;
+        before.wholeCardOutline = 0.f;
+        const int old = int(vi::findBackCards(img, before).size());
+        EXPECT_LE(std::abs(got - 5), std::abs(old - 5))
+            << "trial " << trial << ": " << got << " found, " << old << " without the rule";
+        if (old > 5) {
+            ++over;
+            mended += got == 5 ? 1 : 0;
+            std::cerr << "large card, trial " << trial << " (" << large << " px): found " << got
+                      << ", without the rule " << old << "\n";
+        }
+    }
+    std::cerr << "tables counted over without the rule: " << over
+              << ", counted exactly with it: " << mended << "\n";
+    EXPECT_GE(mended, 1);
+}
+
 // Two ribbon spreads laid side by side, touching along the cards' long sides, are one blob of the
 // card mask, twice as thick as a card: no row. Split along the segmenter's instances
 // (BackFinderOptions::splitRows) each is read as a row of its own. Needs: both rows counted within

@@ -885,6 +885,20 @@ bool fourCorners(const Blob& b, Quad& q, float& longSide) {
     return true;
 }
 
+// A piece that is one card seen whole (BackFinderOptions::wholeCardOutline): its four corners
+// (fourCorners), and the outline map (work px) marking under `maxShare` of its inside. False when
+// `maxShare` is 0 or there is no outline map.
+bool wholeCard(const Blob& b, const cv::Mat& outline, float maxShare) {
+    if (maxShare <= 0.f || outline.empty()) return false;
+    Quad q;
+    float longSide = 0;
+    return fourCorners(b, q, longSide) && outlineShare(b.contour, outline) < maxShare;
+}
+
+// centrePieces: a piece joined to another as one whole card is at least this share of a card
+// (smaller scraps join only as the size rule centreMergeFit lets them).
+constexpr double kJoinPieceShare = 0.25;
+
 // A piece that is a whole card seen in perspective (fourCorners) of at least `minShare` of a card's
 // area and at most 1.6 of it.
 bool quadShaped(const Blob& b, double cardArea, float minShare, Quad& q) {
@@ -907,7 +921,8 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
                const BackFinderOptions& options, std::vector<BackCandidate>& out,
                std::vector<cv::Point>& anchors, double wholeArea = 0) {
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
-    if (b.area > options.maxPieceCards * cardArea) {
+    if (b.area > options.maxPieceCards * cardArea &&
+        !wholeCard(b, outline, options.wholeCardOutline)) {
         auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
         if (!cards.empty()) {
             for (auto& c : cards) {
@@ -1202,6 +1217,15 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     // Two middles on one card (one cut by the picture's edge, or a bold motif): a piece that fits in
     // one card together with a larger neighbour joins it, as in segmentPieces.
     const float cardShort = cardLong / options.cardAspect;
+    // two pieces, each a good part of a card, that together are one whole card
+    auto oneCardTogether = [&](const Blob& a, const Blob& b) {
+        if (std::min(a.area, b.area) < kJoinPieceShare * cardArea) return false;
+        std::vector<cv::Point> both = a.contour, hull;
+        both.insert(both.end(), b.contour.begin(), b.contour.end());
+        cv::convexHull(both, hull);
+        return wholeCard(measuredBlob(hull, a.area + b.area), seg.outline,
+                         options.wholeCardOutline);
+    };
     std::vector<bool> joined(pieces.size(), false);
     std::vector<std::size_t> bySize(pieces.size());
     std::iota(bySize.begin(), bySize.end(), std::size_t(0));
@@ -1216,7 +1240,9 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
             both.insert(both.end(), pieces[j].contour.begin(), pieces[j].contour.end());
             const cv::RotatedRect r = cv::minAreaRect(both);
             const float lo = std::min(r.size.width, r.size.height), hi = std::max(r.size.width, r.size.height);
-            if (hi <= options.centreMergeFit * cardLong && lo <= options.centreMergeFit * cardShort &&
+            const bool fits =
+                hi <= options.centreMergeFit * cardLong && lo <= options.centreMergeFit * cardShort;
+            if ((fits || oneCardTogether(pieces[i], pieces[j])) &&
                 (best == pieces.size() || pieces[j].area > pieces[best].area))
                 best = j;
         }
@@ -1897,7 +1923,11 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             }
             bool clear = false;
             auto cards = readRibbon(b, bgr, scale, options, cardLong, clear);
-            ribbon[i + 1] = clear || rowByCentres(int(i) + 1) ? 1 : 2;
+            const bool byCentres = rowByCentres(int(i) + 1);
+            // clear edges across one card seen whole (a back printed with stripes or a lattice,
+            // larger than the scene's card): not a row
+            if (clear && !byCentres && wholeCard(b, edges, options.wholeCardOutline)) clear = false;
+            ribbon[i + 1] = clear || byCentres ? 1 : 2;
             if (ribbon[i + 1] == 1) emit(std::move(cards), true);
         };
         // Rows that touch (splitIntoRows): a blob too thick to be one row, or one filling its box

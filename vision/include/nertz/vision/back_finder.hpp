@@ -81,6 +81,17 @@ struct BackFinderOptions {
     float minPieceShare = 0.06f;    // a smaller piece is a scrap (in cards' area)
     float mergeShare = 0.4f;        // a piece under this share of a card may join a larger one
     float maxPieceCards = 1.6f;     // a larger piece is several cards (the cluster fit splits it)
+    // A piece that is one card seen whole: it has a card's four corners and fills them
+    // (fourCorners), and the segmenter's outline map marks under this share of its inside
+    // (outlineRows' measure: 0.03-0.06 on one card; a side between two cards marks more). Such a
+    // piece is one card however large (a card nearer the camera than the others: not split as a
+    // squared pile past maxPieceCards), and two pieces of a good part of a card each (a quarter)
+    // that together are one join (a large card given two middles by the segmenter; the size rule
+    // centreMergeFit joins them only within the scene's card size). A blob of fewer than
+    // rowMinCentres middles that is one card seen whole is no ribbon row, whatever edges the row
+    // reader finds in its print (stripes, a lattice). 0: off (the finder before 2026-11-27,
+    // seventh session).
+    float wholeCardOutline = 0.1f;
     double minOutlineLine = 14;     // outline stretches shorter than this (work px) cut nothing
     float pieceCardFill = 0.75f;    // a piece filling this share of its box (and card-shaped) is a
                                     // whole card: these give the scene's card size
