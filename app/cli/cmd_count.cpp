@@ -732,7 +732,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         struct Args {
             std::string dir, cardart, kind;
             int limit = 0;
-            double countable = 0.05, whole = 0.85;
+            double countable = 0.05, whole = 0.85, legible = 0.2;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
                  cardsAlone = false, noRowSplit = false, boxRows = false, noOutlineRows = false,
@@ -748,6 +748,12 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         "card-art cache for the enrolment renders (default as synth)");
         cmd->add_option("--kind", a->kind, "label for the report (default: the folder's name)");
         cmd->add_option("--limit", a->limit, "score only the first N scenes");
+        cmd->add_option("--legible", a->legible,
+                        "also score apart the scenes where every counted card shows at least this "
+                        "share of itself (no sliver of a squared pile, whose deck only its white "
+                        "margin may show)")
+            ->capture_default_str()
+            ->check(CLI::Range(0.0, 1.0));
         cmd->add_option("--countable", a->countable,
                         "a card counts when at least this share of it shows (a ribbon strip "
                         "of the generator shows 5.6% or more)")
@@ -817,6 +823,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             if (files.empty()) throw sc("DIR", "no scenes in " + a->dir);
             Tally heldOut, train, warnedCards;
             int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
+            // the scenes every counted card of which shows `legible` or more; |found - true|
+            int legibleScenes = 0, legibleExact = 0;
+            long countError = 0;
             // per-card attribution by the card's design (scenes enrolment did not warn)
             struct DesignTally {
                 int cards = 0, right = 0, unknown = 0, wrong = 0;
@@ -847,6 +856,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (tooClose) ++warned;  // enrolment would have warned this table: scored apart
                 // per-card attribution on the labelled outlines
                 std::map<std::string, int> truth;
+                double leastShown = 1.0;  // of the counted cards
                 Tally t;
                 // every labelled outline, bottom card first (a card lies on the ones before it)
                 std::vector<std::vector<cv::Point2f>> outlines;
@@ -869,7 +879,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     if (c.at("side").get<std::string>() != "back") continue;
                     const double vis = c.at("visible_fraction").get<double>();
                     const std::string deck = "deck" + std::to_string(c.at("deck").get<int>());
-                    if (vis >= a->countable) ++truth[deck];
+                    if (vis >= a->countable) {
+                        ++truth[deck];
+                        leastShown = std::min(leastShown, vis);
+                    }
                     if (vis < a->whole) continue;
                     vi::BackCandidate cand;
                     for (int k = 0; k < 4; ++k)
@@ -956,6 +969,13 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     ok = ok && n == (it == truth.end() ? 0 : it->second);
                 }
                 exact += ok ? 1 : 0;
+                int truthTotal = 0;
+                for (const auto& [name, n] : truth) truthTotal += n;
+                countError += std::abs(got.total() - truthTotal);
+                if (leastShown >= a->legible) {
+                    ++legibleScenes;
+                    legibleExact += ok ? 1 : 0;
+                }
                 if (const char* drawDir = std::getenv("NERTZ_EVAL_DRAW")) {
                     // debugging aid: truth outlines green, found cards red (unknown) or blue
                     cv::Mat vis = img.clone();
@@ -988,8 +1008,6 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << found.dump() << "\n";
                 }
                 if (std::getenv("NERTZ_EVAL_SCENES")) {
-                    int truthTotal = 0;
-                    for (const auto& [name, n] : truth) truthTotal += n;
                     std::cerr << files[i].filename().string() << " truth " << truthTotal
                               << " found " << got.total() << " unknown " << got.unknown
                               << " face-up " << got.faceUp.size() << " explained " << got.explained
@@ -1008,6 +1026,13 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             io::Json j{{"kind", kind},
                        {"scenes", all.scenes},
                        {"exact_scene_accuracy", all.scenes ? double(exact) / all.scenes : 0.0},
+                       {"mean_abs_count_error", all.scenes ? double(countError) / all.scenes : 0.0},
+                       {"legible",
+                        {{"visible_fraction", a->legible},
+                         {"scenes", legibleScenes},
+                         {"exact", legibleExact},
+                         {"other_scenes", all.scenes - legibleScenes},
+                         {"other_exact", exact - legibleExact}}},
                        {"scenes_warned_too_close", warned},
                        {"attribution",
                         {{"all", all.json()},
@@ -1045,11 +1070,16 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 << " (held-out-design scenes " << heldOut.exact << "/" << heldOut.scenes
                 << ", train " << train.exact << "/" << train.scenes << "); " << warned
                 << " more scenes not scored: enrolment warned two of their decks are too close\n"
-                << "per-card attribution: all " << all.right << "/" << all.cards << ", held-out "
-                << heldOut.right << "/" << heldOut.cards << ", train " << train.right << "/"
-                << train.cards << " (unknown " << unknownCards << ", wrong " << wrongCards
-                << "); in the warned scenes " << warnedCards.right << "/" << warnedCards.cards
-                << "\n"
+                << "mean |found - true| " << std::setprecision(2)
+                << j["mean_abs_count_error"].get<double>()
+                << " cards a scene; scenes where every counted card shows at least " << a->legible
+                << " of itself: exact " << legibleExact << "/" << legibleScenes << ", the others "
+                << exact - legibleExact << "/" << all.scenes - legibleScenes << "\n"
+                << std::setprecision(4) << "per-card attribution: all " << all.right << "/"
+                << all.cards << ", held-out " << heldOut.right << "/" << heldOut.cards << ", train "
+                << train.right << "/" << train.cards << " (unknown " << unknownCards << ", wrong "
+                << wrongCards << "); in the warned scenes " << warnedCards.right << "/"
+                << warnedCards.cards << "\n"
                 << "attribution margin (true deck's distance / nearest other's; over "
                 << std::setprecision(2) << kNarrowMargin << " is narrow):";
             for (const auto& [name, t] :

@@ -288,6 +288,24 @@ TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
     EXPECT_GE(narrow, wrong);
     EXPECT_LT(narrow, cards / 2);
     EXPECT_GT(all.at("margin_p99").get<double>(), 0.0);
+    // the scenes with every counted card showing --legible or more, and the others, split the
+    // scored scenes and their exact ones; --legible 0 takes every scene
+    const auto& leg = j.at("legible");
+    const int scenes = j.at("scenes").get<int>();
+    const int exact = int(std::lround(j.at("exact_scene_accuracy").get<double>() * scenes));
+    EXPECT_EQ(leg.at("scenes").get<int>() + leg.at("other_scenes").get<int>(), scenes);
+    EXPECT_EQ(leg.at("exact").get<int>() + leg.at("other_exact").get<int>(), exact);
+    EXPECT_DOUBLE_EQ(leg.at("visible_fraction").get<double>(), 0.2);
+    EXPECT_GE(j.at("mean_abs_count_error").get<double>(), 0.0);
+    const auto e0 = runCli({"eval-count", out.string(), "--json", "--no-faces", "--legible", "0",
+                            "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(e0.code, 0) << e0.err;
+    const auto j0 = nlohmann::json::parse(e0.out);
+    EXPECT_EQ(j0.at("legible").at("scenes").get<int>(), scenes);
+    EXPECT_EQ(j0.at("legible").at("exact").get<int>(), exact);
+    EXPECT_DOUBLE_EQ(j0.at("mean_abs_count_error").get<double>(),
+                     j.at("mean_abs_count_error").get<double>());
+    EXPECT_EQ(runCli({"eval-count", out.string(), "--legible", "1.5"}).code, 2);
     fs::remove_all(out);
 }
 
