@@ -67,22 +67,35 @@ cv::Mat greenCloth(cv::RNG& rng) {
     return img + grain;
 }
 
+// A card `w` wide and `h` tall centred on `c`, its width along the angle `a` (radians): its
+// corners in reading order.
+vi::Quad cardQuad(cv::Point2f c, float a, float w, float h) {
+    const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+    return {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
+            c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
+}
+
+// `img` coded as a JPEG of `quality` and decoded again, as a camera's picture arrives.
+cv::Mat jpegCoded(const cv::Mat& img, int quality) {
+    std::vector<uchar> jpg;
+    cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, quality});
+    return cv::imdecode(jpg, cv::IMREAD_COLOR);
+}
+
 // A ribbon row drawn into `img`: `n` cards `h` tall (0.69 h wide) centred on `mid`, each `step`
 // further along the angle `a` (the cards' long side across the row), each of a test deck drawn
 // from `rng`. Returns the decks in the order dealt.
 std::vector<int> drawRow(cv::Mat& img, cv::RNG& rng, cv::Point2f mid, float h, float step, int n,
                          float a) {
     const float w = h * 0.69f;
-    const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+    const cv::Point2f u(std::cos(a), std::sin(a));
     const cv::Point2f start = mid - u * ((n - 1) * step / 2);
     std::vector<int> deckOf;
     for (int i = 0; i < n; ++i) {
         const int d = rng.uniform(0, 4);
         deckOf.push_back(d);
         const cv::Point2f c = start + u * (i * step);
-        vi::drawCard(img, decks().art[std::size_t(d)],
-                     {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                      c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+        vi::drawCard(img, decks().art[std::size_t(d)], cardQuad(c, a, w, h));
     }
     return deckOf;
 }
@@ -108,9 +121,7 @@ Scene looseScene(std::uint64_t seed, int cols, int rows) {
             const cv::Point2f centre(1280.f * (c + 0.5f) / cols + float(rng.uniform(-15, 15)),
                                      720.f * (r + 0.5f) / rows + float(rng.uniform(-10, 10)));
             const float a = float(rng.uniform(0.0, 6.283));
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::Quad q{centre - u * (w / 2) - v * (h / 2), centre + u * (w / 2) - v * (h / 2),
-                       centre + u * (w / 2) + v * (h / 2), centre - u * (w / 2) + v * (h / 2)};
+            vi::Quad q = cardQuad(centre, a, w, h);
             for (auto& p : q)
                 p += cv::Point2f(float(rng.uniform(-4, 4)), float(rng.uniform(-4, 4)));
             vi::drawCard(s.image, art, q);
@@ -129,9 +140,7 @@ Scene looseScene(std::uint64_t seed, int cols, int rows) {
     cv::merge(std::vector<cv::Mat>{glare, glare, glare}, glare3);
     f += glare3;
     f.convertTo(s.image, CV_8UC3);
-    std::vector<uchar> jpg;
-    cv::imencode(".jpg", s.image, jpg, {cv::IMWRITE_JPEG_QUALITY, 75});
-    s.image = cv::imdecode(jpg, cv::IMREAD_COLOR);
+    s.image = jpegCoded(s.image, 75);
     return s;
 }
 
@@ -239,9 +248,7 @@ TEST(BackSignature, ShrunkEnrolmentCopiesLookLikeAFarCard) {
                            cv::Point2f(297.f + 79.f * k, 190.f + 113.f * k),
                            cv::Point2f(297.f, 190.f + 110.f * k)};
         vi::drawCard(table, dots, far);
-        std::vector<uchar> jpeg;
-        cv::imencode(".jpg", table, jpeg, {cv::IMWRITE_JPEG_QUALITY, 80});
-        table = cv::imdecode(jpeg, cv::IMREAD_COLOR);
+        table = jpegCoded(table, 80);
         const vi::BackDescriptor seen = vi::describeBack(vi::rectifyCard(table, far));
         const float sharp = vi::backDistance(seen, sig.descriptors.front());
         float nearest = 1e9f;
@@ -340,10 +347,7 @@ TEST(BackMatcher, APartlyCoveredCardIsReadByWhatShows) {
         const float h = 170.f;
         const int d = trial % 2, cover = 1 - d;  // blue under red, red under blue
         auto quadAt = [&](cv::Point2f c, float a, const cv::Mat& art) {
-            const float w = h * float(art.cols) / float(art.rows);
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            return vi::Quad{c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                            c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
+            return cardQuad(c, a, h * float(art.cols) / float(art.rows), h);
         };
         const cv::Point2f at(640, 360);
         const float a = float(rng.uniform(0.0, 6.283));
@@ -465,9 +469,7 @@ TEST(BackMatcher, ColourCastAndBlurDoNotMoveCardsBetweenDecksOfOneDesign) {
             const cv::Point2f c(1280.f * (float(k % 10) + 0.5f) / 10.f,
                                 720.f * (float(k / 10) + 0.5f) / 2.f);
             const float a = float(rng.uniform(0.0, 6.283));
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::Quad q{c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                       c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
+            const vi::Quad q = cardQuad(c, a, w, h);
             vi::drawCard(img, art[std::size_t(d)], q);
             placed.push_back({d, q});
         }
@@ -476,9 +478,7 @@ TEST(BackMatcher, ColourCastAndBlurDoNotMoveCardsBetweenDecksOfOneDesign) {
         f = f.mul(cast);
         cv::GaussianBlur(f, f, cv::Size(0, 0), 1.0);
         f.convertTo(img, CV_8UC3);
-        std::vector<uchar> jpg;
-        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 80});
-        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        img = jpegCoded(img, 80);
         for (const auto& [d, q] : placed) {
             const auto c = vi::attributeCard(img, q, {}, m);
             ++cards;
@@ -503,17 +503,14 @@ TEST(LakeCounter, CountsARibbonSpreadByStrips) {
         const float h = 220.f, w = h * 0.69f, step = h * float(rng.uniform(0.14, 0.2));
         const int n = rng.uniform(8, 16);
         const float a = float(rng.uniform(-0.3, 0.3));
-        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+        const cv::Point2f u(std::cos(a), std::sin(a));
         const cv::Point2f start(200, 360);
         std::vector<int> deckOf;
         for (int i = 0; i < n; ++i) {
             const int d = rng.uniform(0, 4);
             deckOf.push_back(d);
             const cv::Point2f c = start + u * (i * step);
-            const cv::Mat& art = decks().art[std::size_t(d)];
-            vi::drawCard(img, art,
-                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            vi::drawCard(img, decks().art[std::size_t(d)], cardQuad(c, a, w, h));
         }
         const vi::DeckCount got = vi::countBacks(img, decks().matcher);
         EXPECT_EQ(got.total(), n) << "trial " << trial;
@@ -558,9 +555,7 @@ TEST(LakeCounter, CountsARowAloneAsLargeAsACard) {
         const float h = float(rng.uniform(100, 170)), step = h * float(rng.uniform(0.05, 0.12));
         const int n = rng.uniform(9, 12);
         drawRow(img, rng, {640, 360}, h, step, n, float(rng.uniform(0.0, 2 * CV_PI)));
-        std::vector<uchar> jpg;
-        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
-        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        img = jpegCoded(img, 85);
         const auto got = vi::findBackCards(img);
         vi::BackFinderOptions before;
         before.outlineRows = 0.f;
@@ -604,14 +599,10 @@ TEST(BackFinder, ALargeCardGivenTwoMiddlesIsOneCard) {
             const float tilt = float(rng.uniform(-0.4, 0.4));
             const float a =
                 tilt + (rng.uniform(0, 2) ? float(CV_PI / 2) : 0.f);  // upright or across
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
             vi::drawCard(img, art[std::size_t(rng.uniform(0, int(art.size())))],
-                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+                         cardQuad(c, a, w, h));
         }
-        std::vector<uchar> jpg;
-        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
-        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        img = jpegCoded(img, 85);
         const int got = int(vi::findBackCards(img).size());
         vi::BackFinderOptions before;
         before.wholeCardOutline = 0.f;
@@ -771,9 +762,7 @@ TEST(BackFinder, OutlinesACardSeenAtASlantToItsCornersInTheFullPicture) {
         vi::drawCard(img, art, q);
         truth.push_back(q);
     }
-    std::vector<uchar> jpg;
-    cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 85});
-    img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+    img = jpegCoded(img, 85);
     // mean corner distance to the nearest true card, either corner order
     auto cornerError = [&](const vi::Quad& q) {
         double best = 1e9;
@@ -827,15 +816,10 @@ TEST(BackFinder, CardsLargerThanTheSegmenterKnowsAreReadAgainSmaller) {
         for (int i = 0; i < 3; ++i) {
             const cv::Point2f c(1280.f * (float(i) + 0.5f) / 3.f, 360.f);
             const float a = 0.3f * float(i - 1), w = k.h * float(k.art->cols) / float(k.art->rows);
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::drawCard(img, *k.art,
-                         {c - u * (w / 2) - v * (k.h / 2), c + u * (w / 2) - v * (k.h / 2),
-                          c + u * (w / 2) + v * (k.h / 2), c - u * (w / 2) + v * (k.h / 2)});
+            vi::drawCard(img, *k.art, cardQuad(c, a, w, k.h));
             centres.push_back(c);
         }
-        std::vector<uchar> jpg;
-        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 90});
-        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        img = jpegCoded(img, 90);
         const auto found = vi::findBackCards(img);
         vi::BackFinderOptions once;
         once.minClaimed = 0.f;
@@ -957,9 +941,7 @@ TEST(LakeCounter, CoveredCardsUnderAWarmLightAreSettledBesideTheScenesWholeCards
         std::vector<int> deckOf;
         std::vector<vi::Quad> quads;
         auto card = [&](cv::Point2f c, float a, int d) {
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            quads.push_back({c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                             c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            quads.push_back(cardQuad(c, a, w, h));
             vi::drawCard(img, decks().art[std::size_t(d)], quads.back());
             deckOf.push_back(d);
         };
@@ -982,9 +964,7 @@ TEST(LakeCounter, CoveredCardsUnderAWarmLightAreSettledBesideTheScenesWholeCards
         ch[2] *= 0.95;
         cv::merge(ch, img);
         cv::GaussianBlur(img, img, cv::Size(0, 0), 1.6);
-        std::vector<uchar> jpg;
-        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 70});
-        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        img = jpegCoded(img, 70);
         vi::MatcherOptions without;
         without.sceneExemplars = false;
         vi::BackMatcher plain(without);
@@ -1066,11 +1046,7 @@ TEST(LakeCounter, CountsTouchingLooseCardsOfSeveralDecksExactly) {
         auto card = [&](cv::Point2f c, float a) {
             const int d = rng.uniform(0, 4);
             const cv::Mat& art = decks().art[std::size_t(d)];
-            const float w = h * float(art.cols) / float(art.rows);
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            vi::drawCard(img, art,
-                         {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                          c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+            vi::drawCard(img, art, cardQuad(c, a, h * float(art.cols) / float(art.rows), h));
             deckOf.push_back(d);
         };
         auto jitter = [&] { return float(rng.uniform(-0.15, 0.15)); };
@@ -1089,9 +1065,7 @@ TEST(LakeCounter, CountsTouchingLooseCardsOfSeveralDecksExactly) {
         card({800, 520}, 1.57f + jitter());
         card({800 - 0.5f * h - 0.3f * 0.69f * h, 560}, 0.2f + jitter());
         card({800 + 0.5f * h + 0.3f * 0.69f * h, 500}, -0.25f + jitter());
-        std::vector<uchar> jpg;
-        cv::imencode(".jpg", img, jpg, {cv::IMWRITE_JPEG_QUALITY, 80});
-        img = cv::imdecode(jpg, cv::IMREAD_COLOR);
+        img = jpegCoded(img, 80);
         const vi::DeckCount got = vi::countBacks(img, decks().matcher);
         EXPECT_EQ(got.total(), int(deckOf.size())) << "trial " << trial;
         exact += got.counts == truthCounts(deckOf) && got.unknown == 0 ? 1 : 0;

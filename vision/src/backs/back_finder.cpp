@@ -1217,11 +1217,11 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
     // Two middles on one card (one cut by the picture's edge, or a bold motif): a piece that fits in
     // one card together with a larger neighbour joins it, as in segmentPieces.
     const float cardShort = cardLong / options.cardAspect;
-    // two pieces, each a good part of a card, that together are one whole card
-    auto oneCardTogether = [&](const Blob& a, const Blob& b) {
+    // two pieces (`both`: their outlines together), each a good part of a card, that together
+    // are one whole card
+    auto oneCardTogether = [&](const std::vector<cv::Point>& both, const Blob& a, const Blob& b) {
         if (std::min(a.area, b.area) < kJoinPieceShare * cardArea) return false;
-        std::vector<cv::Point> both = a.contour, hull;
-        both.insert(both.end(), b.contour.begin(), b.contour.end());
+        std::vector<cv::Point> hull;
         cv::convexHull(both, hull);
         return wholeCard(measuredBlob(hull, a.area + b.area), seg.outline,
                          options.wholeCardOutline);
@@ -1242,7 +1242,7 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
             const float lo = std::min(r.size.width, r.size.height), hi = std::max(r.size.width, r.size.height);
             const bool fits =
                 hi <= options.centreMergeFit * cardLong && lo <= options.centreMergeFit * cardShort;
-            if ((fits || oneCardTogether(pieces[i], pieces[j])) &&
+            if ((fits || oneCardTogether(both, pieces[i], pieces[j])) &&
                 (best == pieces.size() || pieces[j].area > pieces[best].area))
                 best = j;
         }
