@@ -40,6 +40,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         double fineBacks = 0;
         double pepper = 0;
         bool prefilter = false;
+        double sameBackPairs = 0;
         double plainTables = 0;
         double realHands = 0;
         bool crops = false;
@@ -79,6 +80,11 @@ void addSynthCommand(CLI::App& app, Context&) {
                   "blur each card's artwork by its shrink before drawing it, as a camera averages "
                   "a fine pattern, instead of aliasing it into moire (off by default: the figures "
                   "before 2026-11-27 were measured without it)");
+    cmd->add_option(
+           "--same-back-pairs", args->sameBackPairs,
+           "share of face-down cards (backs, loose) laid partly over a card of their own deck, "
+           "for training the segmenter on the side between two cards of one print")
+        ->capture_default_str();
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
     cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
     cmd->add_flag("--masks", args->masks,
@@ -96,11 +102,14 @@ void addSynthCommand(CLI::App& app, Context&) {
         if (args->pepper < 0 || args->pepper > 1) throw scoring::InputError("pepper", "must be 0..1");
         if (args->plainTables < 0 || args->plainTables > 1) throw scoring::InputError("plain-tables", "must be 0..1");
         if (args->realHands < 0 || args->realHands > 1) throw scoring::InputError("real-hands", "must be 0..1");
+        if (args->sameBackPairs < 0 || args->sameBackPairs > 1)
+            throw scoring::InputError("same-back-pairs", "must be 0..1");
         sy::SceneOptions opt;
         opt.plainBacks = args->plainBacks;
         opt.fineBacks = args->fineBacks;
         opt.pepperNoise = args->pepper;
         opt.prefilterCards = args->prefilter;
+        opt.sameBackPairs = args->sameBackPairs;
         opt.plainTables = args->plainTables;
         opt.realHands = args->realHands;
         opt.kind = sy::parseSceneKind(args->kind);

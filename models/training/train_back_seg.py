@@ -16,7 +16,14 @@ Exported to ONNX (N x 3 x H x W, BGR in 0..1 minus 0.5; H and W multiples of 8) 
 
     /usr/bin/python3 train_back_seg.py OUT.onnx DIR [DIR...] --epochs 14 --minutes 40
 
-Seeded; one torch thread (the machine has two cores and one thread runs faster there)."""
+Seeded; one torch thread (the machine has two cores and one thread runs faster there).
+
+On a GPU machine (`--device cuda --workers N`): the scenes are loaded by N processes and each
+batch is cut and coloured by N DataLoader workers (each seeded from --seed, its number and the
+epoch); `--state F.pt` also writes the weights, which `--export-from F.pt` turns into OUT.onnx
+with this machine's exporter (the one every committed model was exported with). A scene's picture
+may be a .webp already shrunk to the working size (`pack_seg_data.py`: what fits through the
+device tool's 64 MiB)."""
 import argparse
 import glob
 import json
@@ -41,6 +48,8 @@ def work_size(w, h):
 
 def load_scene(img_path, mask_path):
     img = cv2.imread(img_path, cv2.IMREAD_COLOR)
+    if img is None:
+        sys.exit(f'{img_path}: not a readable picture')
     ids = cv2.imread(mask_path, cv2.IMREAD_UNCHANGED).astype(np.int32)
     # face-up cards are not backs: they count as "other" (like a hand), their edges on the table
     # are no outline; the edge between a face-up card and a back is (the back's)
@@ -263,6 +272,43 @@ def load_folded(net, path):
         net.head.bias.copy_(torch.from_numpy(convs[-1][1]))
 
 
+class Batches(torch.utils.data.Dataset):
+    """The training scenes, each cut and coloured by augment() in a DataLoader worker with its own
+    generator (seed, epoch, worker), so that N workers never repeat each other's draws."""
+    def __init__(self, scenes, strength, seed):
+        self.scenes, self.strength, self.seed, self.epoch = scenes, strength, seed, 0
+        self.rng = None
+
+    def __len__(self):
+        return len(self.scenes)
+
+    def __getitem__(self, i):
+        if self.rng is None:
+            info = torch.utils.data.get_worker_info()
+            self.rng = np.random.default_rng([self.seed, self.epoch, info.id if info else 0])
+        return tuple(torch.from_numpy(np.ascontiguousarray(a)) for a in augment(self.rng, *self.scenes[i], strength=self.strength))
+
+
+def scene_files(dirs):
+    files = []
+    for d in dirs:
+        for p in sorted(glob.glob(os.path.join(d, 'masks', '*.png'))):
+            stem = os.path.join(d, 'images', os.path.basename(p)[:-4])
+            files.append((stem + '.jpg' if os.path.isfile(stem + '.jpg') else stem + '.webp', p))
+    return files
+
+
+def _load(pair):
+    return load_scene(*pair)
+
+
+def export(net, path):
+    net.eval()
+    dummy = torch.zeros(1, 3, 360, 640)
+    torch.onnx.export(net, dummy, path, input_names=['image'], output_names=['logits'], opset_version=11,
+                      dynamic_axes={'image': {0: 'n', 2: 'h', 3: 'w'}, 'logits': {0: 'n', 2: 'h2', 3: 'w2'}})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('out')
@@ -280,18 +326,39 @@ def main():
                     help='start from this exported model (its batch norms folded into the convolutions: they '
                          'stay fixed, as identities, while the rest is fine-tuned)')
     ap.add_argument('--lr', type=float, default=3e-3, help='peak learning rate (cosine schedule)')
+    ap.add_argument('--device', default='cpu', help='cpu, or cuda on a GPU machine')
+    ap.add_argument('--workers', type=int, default=0,
+                    help='processes that load the scenes and cut the batches (0: this one, as before)')
+    ap.add_argument('--val-every', type=int, default=1, help='validate every this many epochs (and the last)')
+    ap.add_argument('--state', default='', help='also write the trained weights (torch state dict) here')
+    ap.add_argument('--export-from', default='',
+                    help='no training: export these saved weights (--state of a run) to OUT (dirs are ignored)')
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
+    if a.export_from:
+        net = Seg(a.centres)
+        state = torch.load(a.export_from, map_location='cpu')
+        for blk in (net.c1, net.c2, net.c3, net.c4, net.c5, net.c6, net.ua, net.ub):
+            conv = blk[0]
+            name = [k for k, m in net.named_modules() if m is conv][0]
+            if name + '.bias' in state:  # fine-tuned from an exported model (--init): folded biases
+                conv.bias = nn.Parameter(torch.zeros(conv.out_channels))
+        net.load_state_dict(state)
+        export(net, a.out)
+        print(f'{a.export_from} -> {a.out} ({os.path.getsize(a.out)} bytes)', file=sys.stderr)
+        return
     rng = np.random.default_rng(a.seed)
-    files = []
-    for d in a.dirs:
-        for p in sorted(glob.glob(os.path.join(d, 'masks', '*.png'))):
-            files.append((os.path.join(d, 'images', os.path.basename(p)[:-4] + '.jpg'), p))
+    files = scene_files(a.dirs)
     if not files:
         sys.exit('no scenes with masks (nertzref-cli synth ... --masks)')
     t0 = time.time()
-    data = [load_scene(i, m) for i, m in files]
+    if a.workers > 0:
+        import multiprocessing
+        with multiprocessing.Pool(a.workers) as pool:
+            data = pool.map(_load, files, chunksize=16)
+    else:
+        data = [load_scene(i, m) for i, m in files]
     print(f'{len(data)} scenes loaded in {time.time() - t0:.0f} s', file=sys.stderr)
     order = rng.permutation(len(data))
     nval = max(1, int(len(data) * a.val))
@@ -303,6 +370,14 @@ def main():
     net = Seg(a.centres)
     if a.init:
         load_folded(net, a.init)
+    dev = torch.device(a.device)
+    net.to(dev)
+    loader = None
+    if a.workers > 0:
+        batches = Batches(train, a.real_looks, a.seed)
+        loader = torch.utils.data.DataLoader(batches, batch_size=a.batch, shuffle=True, drop_last=False,
+                                             num_workers=a.workers, persistent_workers=False, pin_memory=dev.type == 'cuda',
+                                             generator=torch.Generator().manual_seed(a.seed))
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(len(train) / a.batch)
     total = steps_per_epoch * a.epochs
@@ -316,14 +391,27 @@ def main():
             for m in net.modules():
                 if isinstance(m, nn.BatchNorm2d):
                     m.eval()
-        perm = rng.permutation(len(train))
         tl = 0.0
+        if loader is not None:
+            batches.epoch = ep
+            source = iter(loader)
+        else:
+            perm = rng.permutation(len(train))
         for b in range(steps_per_epoch):
-            idx = perm[b * a.batch:(b + 1) * a.batch]
-            xs, fs, es, hs, os_, ws = zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])
-            x = torch.from_numpy(np.stack(xs)).float()
-            fg = torch.from_numpy(np.stack(fs)).float()
-            ed = torch.from_numpy(np.stack(es)).float()
+            if loader is not None:
+                xs, fs, es, hs, os_, ws = next(source)
+                x, fg, ed = xs.to(dev).float(), fs.to(dev).float(), es.to(dev).float()
+                ht, ot, wt = hs.to(dev), os_.to(dev), ws.to(dev)
+            else:
+                idx = perm[b * a.batch:(b + 1) * a.batch]
+                xs, fs, es, hs, os_, ws = zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])
+                x = torch.from_numpy(np.stack(xs)).float()
+                fg = torch.from_numpy(np.stack(fs)).float()
+                ed = torch.from_numpy(np.stack(es)).float()
+                if a.centres:
+                    ht = torch.from_numpy(np.stack(hs))
+                    ot = torch.from_numpy(np.stack(os_))
+                    wt = torch.from_numpy(np.stack(ws))
             progress = max(step / total, (time.time() - start) / (a.minutes * 60))
             lr = a.lr * (min(1.0, (step + 1) / warm) if step < warm else 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
             for g in opt.param_groups:
@@ -332,9 +420,6 @@ def main():
             loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
                 F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
             if a.centres:
-                ht = torch.from_numpy(np.stack(hs))
-                ot = torch.from_numpy(np.stack(os_))
-                wt = torch.from_numpy(np.stack(ws))
                 loss = loss + centre_focal_loss(out[:, 2], ht)
                 l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
                 loss = loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
@@ -343,6 +428,10 @@ def main():
             opt.step()
             tl += loss.item()
             step += 1
+        el = time.time() - start
+        last = ep + 1 == a.epochs or el > a.minutes * 60
+        if (ep + 1) % a.val_every and not last:
+            continue
         net.eval()
         with torch.no_grad():
             inter = np.zeros(2)
@@ -350,7 +439,7 @@ def main():
             cerr, cexact, oerr = [], 0, []
             for x, fg, ed, _, inst in val:
                 xx = torch.from_numpy((x.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None].copy())
-                raw = net(xx)[0].numpy()
+                raw = net(xx.to(dev))[0].cpu().numpy()
                 o = raw > 0
                 for c, t in ((0, fg), (1, ed)):
                     inter[c] += np.sum(o[c] & (t > 0))
@@ -373,9 +462,17 @@ def main():
             print('time budget used: stopping', file=sys.stderr)
             break
     net.eval()
-    dummy = torch.zeros(1, 3, 360, 640)
-    torch.onnx.export(net, dummy, a.out, input_names=['image'], output_names=['logits'], opset_version=11,
-                      dynamic_axes={'image': {0: 'n', 2: 'h', 3: 'w'}, 'logits': {0: 'n', 2: 'h2', 3: 'w2'}})
+    net.to('cpu')
+    if a.state:
+        torch.save(net.state_dict(), a.state)
+        print(f'weights -> {a.state}', file=sys.stderr)
+        try:  # another machine's exporter may not write what cv::dnn 4.6 reads: --export-from here then
+            export(net, a.out)
+        except Exception as e:  # noqa: BLE001 (the weights are saved; say why and stop cleanly)
+            print(f'export to {a.out} failed ({e}); run --export-from {a.state} on the training machine', file=sys.stderr)
+            return
+    else:
+        export(net, a.out)
     nparams = sum(p.numel() for p in net.parameters())
     print(f'{nparams} parameters -> {a.out} ({os.path.getsize(a.out)} bytes)', file=sys.stderr)
 

@@ -73,8 +73,9 @@ double lookDistance(const cv::Mat& a, const cv::Mat& b) {
 // Builds layouts; keeps every (deck, card) at most once, as real decks do.
 class Layout {
 public:
-    Layout(cv::RNG& rng, const std::vector<DeckArt>& decks, double cardHeight)
-        : rng_(rng), decks_(decks), cardHeight_(cardHeight) {}
+    Layout(cv::RNG& rng, const std::vector<DeckArt>& decks, double cardHeight,
+           double sameBackPairs = 0.0)
+        : rng_(rng), decks_(decks), cardHeight_(cardHeight), sameBackPairs_(sameBackPairs) {}
 
     std::vector<Placement> cards;
 
@@ -105,6 +106,7 @@ public:
     // Loose cards anywhere in `area`, optionally kept apart.
     void scatter(const cv::Rect2d& area, int n, bool faceUp, bool separated) {
         std::vector<cv::Point2d> placed;
+        const std::size_t first = cards.size();
         for (int i = 0; i < n; ++i) {
             cv::Point2d c;
             for (int attempt = 0; attempt < 25; ++attempt) {
@@ -113,6 +115,20 @@ public:
                     return cv::norm(p - c) > cardHeight_ * 1.05;
                 });
                 if (!separated || clear) break;
+            }
+            // SceneOptions::sameBackPairs: a face-down card laid partly over one of its own deck
+            // (the draw only happens when asked for: the scenes of a seed stay as they were)
+            if (!faceUp && sameBackPairs_ > 0 && cards.size() > first &&
+                uni(0, 1) < sameBackPairs_) {
+                const Placement under =
+                    cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
+                const double dir = uni(0, 2 * kPi), reach = uni(0.25, 0.8) * cardHeight_;
+                c = under.centre + cv::Point2d(std::cos(dir), std::sin(dir)) * reach;
+                const double angle =
+                    uni(0, 1) < 0.5 ? under.angle + uni(-0.25, 0.25) : uni(0, 2 * kPi);
+                placed.push_back(c);
+                add(under.deck, take(under.deck), false, c, angle, cardH());
+                continue;
             }
             placed.push_back(c);
             const int d = randomDeck();
@@ -202,10 +218,21 @@ public:
             }
             return q;
         };
+        const std::size_t first = cards.size();
         for (int i = 0; i < n; ++i) {
-            const int d = randomDeck();
+            // SceneOptions::sameBackPairs: near a card of the same deck dealt before (drawn only
+            // when asked for)
+            const Placement* near = nullptr;
+            if (sameBackPairs_ > 0 && cards.size() > first && uni(0, 1) < sameBackPairs_)
+                near = &cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
+            const int d = near ? near->deck : randomDeck();
+            const cv::Point2d nearCentre = near ? near->centre : cv::Point2d();
             for (int attempt = 0; attempt < 40; ++attempt) {
-                const cv::Point2d c(uni(area.x, area.x + area.width), uni(area.y, area.y + area.height));
+                cv::Point2d c(uni(area.x, area.x + area.width), uni(area.y, area.y + area.height));
+                if (near) {
+                    const double dir = uni(0, 2 * kPi), reach = uni(0.3, 0.9) * cardHeight_;
+                    c = nearCentre + cv::Point2d(std::cos(dir), std::sin(dir)) * reach;
+                }
                 const double angle = uni(0, 2 * kPi), h = cardH();
                 cv::Mat next = ids.clone();
                 const auto q = corners(c, angle, h);
@@ -242,6 +269,7 @@ private:
     cv::RNG& rng_;
     const std::vector<DeckArt>& decks_;
     double cardHeight_;
+    double sameBackPairs_;
     std::map<int, std::set<int>> used_;
 };
 
@@ -599,7 +627,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         const int rows = (piles + cols - 1) / cols;
         cardHeight = std::min(aw / cols / 0.75, ah / rows) * rng.uniform(0.6, 0.85);
     }
-    Layout layout(rng, decks, cardHeight);
+    Layout layout(rng, decks, cardHeight, options_.sameBackPairs);
     auto sub = [&](double fx, double fy, double fw, double fh) {
         return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
     };

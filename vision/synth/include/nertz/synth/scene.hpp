@@ -48,6 +48,11 @@ struct SceneOptions {
     // by the warp's point samples. Off by default: every figure recorded before 2026-11-27 was
     // measured on scenes drawn without it (BACKS.md, "Cards drawn as a camera sees them").
     bool prefilterCards = false;
+    // Share of the face-down cards of a backs or loose scene laid partly over a card of their own
+    // deck dealt before them (a quarter to most of a card away, often at about its angle): tables
+    // where the segmenter must find the side between two cards of one print. 0 (the default) draws
+    // nothing more, so a seed's scenes stay as they were.
+    double sameBackPairs = 0.0;
 };
 
 // A printed corner index of a placed face-up card.
