@@ -242,6 +242,9 @@ def count_peaks(heat_logits, threshold=math.log(CENTRE_THRESHOLD / (1 - CENTRE_T
     return int(((h == mx) & (h > threshold)).sum())
 
 
+BLOCKS = ('c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'ua', 'ub')  # Seg's convolution + batch norm blocks, in order
+
+
 def load_folded(net, path):
     """Weights of an exported model (train_back_seg.py's own export: each convolution with its batch
     norm folded in, in the network's order, then the head) into net; the batch norms become
@@ -256,7 +259,7 @@ def load_folded(net, path):
             w = arrays[node.input[1]]
             b = arrays[node.input[2]] if len(node.input) > 2 else np.zeros(w.shape[0], np.float32)
             convs.append((w, b))
-    blocks = [net.c1, net.c2, net.c3, net.c4, net.c5, net.c6, net.ua, net.ub]
+    blocks = [getattr(net, name) for name in BLOCKS]
     if len(convs) != len(blocks) + 1:
         sys.exit(f'{path}: {len(convs)} convolutions, expected {len(blocks) + 1}')
     with torch.no_grad():
@@ -283,10 +286,9 @@ class Batches(torch.utils.data.Dataset):
         return len(self.scenes)
 
     def __getitem__(self, i):
-        if self.rng is None:
-            info = torch.utils.data.get_worker_info()
-            self.rng = np.random.default_rng([self.seed, self.epoch, info.id if info else 0])
-        return tuple(torch.from_numpy(np.ascontiguousarray(a)) for a in augment(self.rng, *self.scenes[i], strength=self.strength))
+        if self.rng is None:  # first item in this worker (workers start afresh every epoch)
+            self.rng = np.random.default_rng([self.seed, self.epoch, torch.utils.data.get_worker_info().id])
+        return augment(self.rng, *self.scenes[i], strength=self.strength)
 
 
 def scene_files(dirs):
@@ -339,10 +341,9 @@ def main():
     if a.export_from:
         net = Seg(a.centres)
         state = torch.load(a.export_from, map_location='cpu')
-        for blk in (net.c1, net.c2, net.c3, net.c4, net.c5, net.c6, net.ua, net.ub):
-            conv = blk[0]
-            name = [k for k, m in net.named_modules() if m is conv][0]
-            if name + '.bias' in state:  # fine-tuned from an exported model (--init): folded biases
+        for name in BLOCKS:
+            conv = getattr(net, name)[0]
+            if f'{name}.0.bias' in state:  # fine-tuned from an exported model (--init): folded biases
                 conv.bias = nn.Parameter(torch.zeros(conv.out_channels))
         net.load_state_dict(state)
         export(net, a.out)
@@ -399,19 +400,13 @@ def main():
             perm = rng.permutation(len(train))
         for b in range(steps_per_epoch):
             if loader is not None:
-                xs, fs, es, hs, os_, ws = next(source)
-                x, fg, ed = xs.to(dev).float(), fs.to(dev).float(), es.to(dev).float()
-                ht, ot, wt = hs.to(dev), os_.to(dev), ws.to(dev)
+                batch = next(source)
             else:
                 idx = perm[b * a.batch:(b + 1) * a.batch]
-                xs, fs, es, hs, os_, ws = zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])
-                x = torch.from_numpy(np.stack(xs)).float()
-                fg = torch.from_numpy(np.stack(fs)).float()
-                ed = torch.from_numpy(np.stack(es)).float()
-                if a.centres:
-                    ht = torch.from_numpy(np.stack(hs))
-                    ot = torch.from_numpy(np.stack(os_))
-                    wt = torch.from_numpy(np.stack(ws))
+                batch = [torch.from_numpy(np.stack(t))
+                         for t in zip(*[augment(rng, *train[i], strength=a.real_looks) for i in idx])]
+            x, fg, ed, ht, ot, wt = (t.to(dev) for t in batch)
+            x, fg, ed = x.float(), fg.float(), ed.float()
             progress = max(step / total, (time.time() - start) / (a.minutes * 60))
             lr = a.lr * (min(1.0, (step + 1) / warm) if step < warm else 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
             for g in opt.param_groups:

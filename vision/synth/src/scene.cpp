@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "background.hpp"
@@ -103,11 +104,33 @@ public:
         cards.push_back({deck, face, up, c, angle, h});
     }
 
+    // SceneOptions::sameBackPairs: with that chance, one of the cards dealt since `first`, for the
+    // next card to lie near (its deck, place and angle copied: `cards` may grow); none otherwise.
+    // Nothing is drawn when the option is 0, so the scenes of a seed stay as they were.
+    std::optional<Placement> ownDeckCard(std::size_t first) {
+        if (sameBackPairs_ <= 0 || cards.size() <= first || uni(0, 1) >= sameBackPairs_) return std::nullopt;
+        return cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
+    }
+    // A point `lo`..`hi` card heights from `c`, in any direction.
+    cv::Point2d around(cv::Point2d c, double lo, double hi) {
+        const double dir = uni(0, 2 * kPi), reach = uni(lo, hi) * cardHeight_;
+        return c + cv::Point2d(std::cos(dir), std::sin(dir)) * reach;
+    }
+
     // Loose cards anywhere in `area`, optionally kept apart.
     void scatter(const cv::Rect2d& area, int n, bool faceUp, bool separated) {
         std::vector<cv::Point2d> placed;
         const std::size_t first = cards.size();
         for (int i = 0; i < n; ++i) {
+            // a face-down card laid partly over one of its own deck (sameBackPairs)
+            if (const auto under = faceUp ? std::nullopt : ownDeckCard(first)) {
+                const cv::Point2d c = around(under->centre, 0.25, 0.8);
+                const double angle =
+                    uni(0, 1) < 0.5 ? under->angle + uni(-0.25, 0.25) : uni(0, 2 * kPi);
+                placed.push_back(c);
+                add(under->deck, take(under->deck), false, c, angle, cardH());
+                continue;
+            }
             cv::Point2d c;
             for (int attempt = 0; attempt < 25; ++attempt) {
                 c = {uni(area.x, area.x + area.width), uni(area.y, area.y + area.height)};
@@ -115,20 +138,6 @@ public:
                     return cv::norm(p - c) > cardHeight_ * 1.05;
                 });
                 if (!separated || clear) break;
-            }
-            // SceneOptions::sameBackPairs: a face-down card laid partly over one of its own deck
-            // (the draw only happens when asked for: the scenes of a seed stay as they were)
-            if (!faceUp && sameBackPairs_ > 0 && cards.size() > first &&
-                uni(0, 1) < sameBackPairs_) {
-                const Placement under =
-                    cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
-                const double dir = uni(0, 2 * kPi), reach = uni(0.25, 0.8) * cardHeight_;
-                c = under.centre + cv::Point2d(std::cos(dir), std::sin(dir)) * reach;
-                const double angle =
-                    uni(0, 1) < 0.5 ? under.angle + uni(-0.25, 0.25) : uni(0, 2 * kPi);
-                placed.push_back(c);
-                add(under.deck, take(under.deck), false, c, angle, cardH());
-                continue;
             }
             placed.push_back(c);
             const int d = randomDeck();
@@ -220,19 +229,13 @@ public:
         };
         const std::size_t first = cards.size();
         for (int i = 0; i < n; ++i) {
-            // SceneOptions::sameBackPairs: near a card of the same deck dealt before (drawn only
-            // when asked for)
-            const Placement* near = nullptr;
-            if (sameBackPairs_ > 0 && cards.size() > first && uni(0, 1) < sameBackPairs_)
-                near = &cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
+            // near a card of the same deck dealt before (sameBackPairs)
+            const std::optional<Placement> near = ownDeckCard(first);
             const int d = near ? near->deck : randomDeck();
-            const cv::Point2d nearCentre = near ? near->centre : cv::Point2d();
             for (int attempt = 0; attempt < 40; ++attempt) {
-                cv::Point2d c(uni(area.x, area.x + area.width), uni(area.y, area.y + area.height));
-                if (near) {
-                    const double dir = uni(0, 2 * kPi), reach = uni(0.3, 0.9) * cardHeight_;
-                    c = nearCentre + cv::Point2d(std::cos(dir), std::sin(dir)) * reach;
-                }
+                const cv::Point2d c = near ? around(near->centre, 0.3, 0.9)
+                                           : cv::Point2d(uni(area.x, area.x + area.width),
+                                                         uni(area.y, area.y + area.height));
                 const double angle = uni(0, 2 * kPi), h = cardH();
                 cv::Mat next = ids.clone();
                 const auto q = corners(c, angle, h);
