@@ -669,7 +669,7 @@ TEST(SynthBacks, SameBackPairsLayCardsOverTheirOwnDeck) {
     RecordProperty("loose_paired", std::to_string(loosePaired));
     // (chance alone pairs many: a scene has 2-6 decks, and its squared batches lie partly over
     // each other; on the train designs' 1280x720 scenes --same-back-pairs 0.5 takes the share
-    // from 18% to 35%)
+    // from 18% to 37%)
     EXPECT_GT(backsPaired, 1.25 * backsBefore) << backsBefore << " -> " << backsPaired;
     EXPECT_GT(loosePaired, 1.25 * looseBefore) << looseBefore << " -> " << loosePaired;
     EXPECT_GE(least, 0.25) << "a loose card laid near its deck still shows a quarter of itself";

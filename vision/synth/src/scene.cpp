@@ -108,7 +108,8 @@ public:
     // next card to lie near (its deck, place and angle copied: `cards` may grow); none otherwise.
     // Nothing is drawn when the option is 0, so the scenes of a seed stay as they were.
     std::optional<Placement> ownDeckCard(std::size_t first) {
-        if (sameBackPairs_ <= 0 || cards.size() <= first || uni(0, 1) >= sameBackPairs_) return std::nullopt;
+        if (sameBackPairs_ <= 0 || cards.size() <= first || uni(0, 1) >= sameBackPairs_)
+            return std::nullopt;
         return cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
     }
     // A point `lo`..`hi` card heights from `c`, in any direction.
