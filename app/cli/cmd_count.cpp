@@ -734,9 +734,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             int limit = 0;
             double countable = 0.05, whole = 0.85, legible = 0.2;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
-                 noComplete = false, noRefine = false, noSceneCards = false, noFaces = false,
-                 cardsAlone = false, noRowSplit = false, boxRows = false, noOutlineRows = false,
-                 noWholeCards = false;
+                 noComplete = false, noRefine = false, noSceneCards = false, noRefit = false,
+                 noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
+                 noOutlineRows = false, noWholeCards = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -790,6 +790,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
                       "leave a card unknown between two decks unknown, not read again beside the scene's own "
                       "whole cards of those decks (the counter before 2026-11-23, late evening)");
+        cmd->add_flag("--no-refit", a->noRefit,
+                      "leave a loose card that matches no deck unknown, not fitted again by "
+                      "card-sized outlines around it (the counter before 2026-11-28; BACKS.md, "
+                      "\"Unknown cards fitted again\")");
         cmd->add_flag(
             "--no-faces", a->noFaces,
             "do not read the scenes' faces: face-up cards are not left out but counted unknown, "
@@ -841,6 +845,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 // enrol each deck from its own flat-card render (never from this scene)
                 vi::MatcherOptions matching;
                 matching.sceneExemplars = !a->noSceneCards;
+                matching.refit.on = !a->noRefit;
                 vi::BackMatcher matcher(matching);
                 bool anyHeldOut = false, tooClose = false;
                 for (const auto& d : s.at("decks")) {

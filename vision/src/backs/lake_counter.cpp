@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -242,12 +243,154 @@ std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detect
     return out;
 }
 
+namespace {
+
+// The overlap of two convex quadrilaterals over the smaller's area.
+float overlapOfSmaller(const Quad& a, const Quad& b) {
+    const std::vector<cv::Point2f> pa(a.begin(), a.end()), pb(b.begin(), b.end());
+    std::vector<cv::Point2f> common;
+    const float inter = cv::intersectConvexConvex(pa, pb, common, true);
+    const float smaller = std::min(quadArea(a), quadArea(b));
+    return smaller > 0.f ? inter / smaller : 1.f;
+}
+
+// A card of `sides` (width along u, height along v) centred at `c`, corners in order.
+Quad cardAt(cv::Point2f c, cv::Point2f u, cv::Point2f v, float alongU, float alongV) {
+    const cv::Point2f a = u * (alongU * 0.5f), b = v * (alongV * 0.5f);
+    return {c - a - b, c + a - b, c + a + b, c - a + b};
+}
+
+}  // namespace
+
+void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
+                       std::vector<BackCandidate>& found, std::vector<CountedCard>& cards,
+                       const std::vector<Quad>& faceUp) {
+    const RefitOptions& o = matcher.options().refit;
+    // the scene's card: the median sides of its surely attributed whole cards
+    std::vector<float> shorts, longs;
+    for (const auto& c : cards)
+        if (c.deck >= 0 && c.confidence >= kSureOfItsDeck && !c.strip && c.shows.empty()) {
+            const cv::Size2f s = quadSides(c.quad);
+            shorts.push_back(s.width);
+            longs.push_back(s.height);
+        }
+    if (int(shorts.size()) < o.minSceneCards) return;
+    auto median = [](std::vector<float>& v) {
+        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const float S = median(shorts), L = median(longs);
+    const cv::Rect picture(0, 0, bgr.cols, bgr.rows);
+    std::vector<BackCandidate> addFound;
+    std::vector<CountedCard> addCards;
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+        if (cards[i].deck >= 0 || found[i].inRow || !found[i].region.whole()) continue;
+        const Quad& q = found[i].quad;
+        // the unknown outline's frame: u along its first side, v along the next
+        cv::Point2f u = (q[1] - q[0]) + (q[2] - q[3]), v = (q[2] - q[1]) + (q[3] - q[0]);
+        const float lu = float(cv::norm(u)) * 0.5f, lv = float(cv::norm(v)) * 0.5f;
+        if (lu < 1.f || lv < 1.f) continue;
+        u /= 2.f * lu;
+        v /= 2.f * lv;
+        const cv::Point2f c = quadCentre(q);
+        // card-sized guesses: the card's long side along v (turn 0) or along u (turn 1); where the
+        // outline is longer than the card, at either end of it, else at its middle and shifted
+        std::vector<Quad> guesses;
+        bool twoFit = false;
+        for (int turn = 0; turn < 2; ++turn) {
+            const float eu = turn == 0 ? S : L, ev = turn == 0 ? L : S;
+            const bool longU = lu > eu * o.longer, longV = lv > ev * o.longer;
+            twoFit = twoFit || longU || longV;
+            std::vector<float> du{0.f}, dv{0.f};
+            if (longU)
+                du = {-(lu - eu) * 0.5f, (lu - eu) * 0.5f};
+            else
+                du.insert(du.end(), {-o.shift * eu, o.shift * eu});
+            if (longV)
+                dv = {-(lv - ev) * 0.5f, (lv - ev) * 0.5f};
+            else
+                dv.insert(dv.end(), {-o.shift * ev, o.shift * ev});
+            for (float a : du)
+                for (float b : dv) {
+                    if (a != 0.f && b != 0.f && !longU && !longV) continue;
+                    guesses.push_back(cardAt(c + u * a + v * b, u, v, eu, ev));
+                }
+        }
+        // a guess read over what shows of it: neither another card found nor `onTop` lie across it
+        auto read = [&](const Quad& h, const Quad* onTop,
+                        std::vector<cv::Point2f>& shows) -> std::optional<Reading> {
+            const std::vector<cv::Point2f> hp(h.begin(), h.end());
+            const cv::Rect box = cv::boundingRect(hp);
+            if ((box & picture).area() < 0.9 * box.area()) return std::nullopt;
+            std::vector<std::vector<cv::Point2f>> across;
+            for (std::size_t j = 0; j < found.size(); ++j) {
+                if (j == i) continue;
+                const float ov = overlapOfSmaller(h, found[j].quad);
+                if (ov > o.maxOverlap && cards[j].deck >= 0) return std::nullopt;  // a card counted
+                if (ov > 0.02f) across.emplace_back(found[j].quad.begin(), found[j].quad.end());
+            }
+            for (const Quad& f : faceUp) {
+                const float ov = overlapOfSmaller(h, f);
+                if (ov > o.maxOverlap) return std::nullopt;  // a face-up card
+                if (ov > 0.02f) across.emplace_back(f.begin(), f.end());
+            }
+            if (onTop) across.emplace_back(onTop->begin(), onTop->end());
+            shows.clear();
+            if (!across.empty()) {
+                shows = uncoveredPart(hp, across);
+                if (shows.size() < 3 || cv::contourArea(shows) < o.minShows * quadArea(h))
+                    return std::nullopt;
+            }
+            Reading r = readCard(bgr, h, {}, matcher, shows);
+            return r;
+        };
+        auto given = [&](const std::optional<Reading>& r) {
+            return r && r->card.deck >= 0 && r->card.confidence >= o.confidence;
+        };
+        std::optional<Reading> best;
+        std::vector<cv::Point2f> bestShows, shows;
+        for (const Quad& h : guesses) {
+            std::optional<Reading> r = read(h, nullptr, shows);
+            if (given(r) && (!best || r->card.distance < best->card.distance)) {
+                best = std::move(r);
+                bestShows = shows;
+            }
+        }
+        if (!best) continue;
+        cards[i] = best->card;
+        found[i].quad = best->card.quad;
+        found[i].shows = bestShows;
+        if (!twoFit) continue;
+        // an outline longer than a card: a second card beside the first, read without it
+        std::optional<Reading> second;
+        std::vector<cv::Point2f> secondShows;
+        for (const Quad& h : guesses) {
+            if (overlapOfSmaller(h, best->card.quad) > o.maxOverlap) continue;
+            std::optional<Reading> r = read(h, &best->card.quad, shows);
+            if (given(r) && (!second || r->card.distance < second->card.distance)) {
+                second = std::move(r);
+                secondShows = shows;
+            }
+        }
+        if (!second) continue;
+        BackCandidate b = found[i];
+        b.quad = second->card.quad;
+        b.shows = secondShows;
+        addFound.push_back(std::move(b));
+        addCards.push_back(second->card);
+    }
+    for (std::size_t k = 0; k < addFound.size(); ++k) {
+        found.push_back(std::move(addFound[k]));
+        cards.push_back(std::move(addCards[k]));
+    }
+}
+
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                      const BackFinderOptions& options, Detector* faceReader) {
     const auto t0 = std::chrono::steady_clock::now();
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
-    const auto found = findBackCards(bgr, options, &out.explained);
+    auto found = findBackCards(bgr, options, &out.explained);
     std::vector<CountedCard> cards = attributeCards(bgr, found, matcher);
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
@@ -301,6 +444,20 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                 keep[unknown[k]] = false;
                 out.faceUp.push_back(found[unknown[k]].quad);
             }
+    }
+    // what is still unknown (not a face-up card either) fitted again
+    if (matcher.options().refit.on) {
+        std::vector<BackCandidate> keptFound;
+        std::vector<CountedCard> keptCards;
+        for (std::size_t i = 0; i < cards.size(); ++i)
+            if (keep[i]) {
+                keptFound.push_back(std::move(found[i]));
+                keptCards.push_back(std::move(cards[i]));
+            }
+        refitUnknownCards(bgr, matcher, keptFound, keptCards, out.faceUp);
+        found = std::move(keptFound);
+        cards = std::move(keptCards);
+        keep.assign(cards.size(), true);
     }
     for (std::size_t i = 0; i < cards.size(); ++i) {
         if (!keep[i]) continue;

@@ -67,6 +67,13 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
 std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<BackCandidate>& cards,
                                         const BackMatcher& matcher);
 
+// RefitOptions applied to `cards` (attributeCards of `found`): unknown loose cards fitted again by
+// card-sized guesses around them; a card placed beside one adds to both vectors. `faceUp`: outlines
+// of face-up cards (DeckCount::faceUp), which no guess may be and which hide what lies under them.
+void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
+                       std::vector<BackCandidate>& found, std::vector<CountedCard>& cards,
+                       const std::vector<Quad>& faceUp = {});
+
 // Which of the found cards are not backs, judged by `faces` (Vision I's reading of the same
 // picture). Only cards read face up with an index of at least `minConfidence` are taken as face up
 // (a back's pattern is now and then read as an index, at 0.80-0.89 on the train designs' backs).
@@ -88,7 +95,8 @@ std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detect
 // found cards are not surely given to a deck (confidence under 0.95, or far from it), the
 // picture's faces are read, the cards surely given to a deck painted over, and those others that
 // are face up are left out (faceUpCards; DeckCount::faceUp). A frame whose cards are all sure costs
-// no reading.
+// no reading. Loose cards still unknown then are fitted again (refitUnknownCards, unless the
+// matcher's RefitOptions are off).
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                      const BackFinderOptions& options = {}, Detector* faceReader = nullptr);
 
