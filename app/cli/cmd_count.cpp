@@ -829,7 +829,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
             // the scenes every counted card of which shows `legible` or more; |found - true|
             int legibleScenes = 0, legibleExact = 0;
-            long countError = 0;
+            long countError = 0, deckError = 0;
             // per-card attribution by the card's design (scenes enrolment did not warn)
             struct DesignTally {
                 int cards = 0, right = 0, unknown = 0, wrong = 0;
@@ -969,10 +969,16 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);
                 bool ok = got.unknown == 0;
+                long sceneDeckError = got.unknown;
                 for (const auto& [name, n] : got.counts) {
                     const auto it = truth.find(name);
-                    ok = ok && n == (it == truth.end() ? 0 : it->second);
+                    const int want = it == truth.end() ? 0 : it->second;
+                    ok = ok && n == want;
+                    sceneDeckError += std::abs(n - want);
                 }
+                for (const auto& [name, n] : truth)
+                    if (!got.counts.count(name)) sceneDeckError += n;
+                deckError += sceneDeckError;
                 exact += ok ? 1 : 0;
                 int truthTotal = 0;
                 for (const auto& [name, n] : truth) truthTotal += n;
@@ -1032,6 +1038,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                        {"scenes", all.scenes},
                        {"exact_scene_accuracy", all.scenes ? double(exact) / all.scenes : 0.0},
                        {"mean_abs_count_error", all.scenes ? double(countError) / all.scenes : 0.0},
+                       {"mean_deck_count_error", all.scenes ? double(deckError) / all.scenes : 0.0},
                        {"legible",
                         {{"visible_fraction", a->legible},
                          {"scenes", legibleScenes},
@@ -1077,7 +1084,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 << " more scenes not scored: enrolment warned two of their decks are too close\n"
                 << "mean |found - true| " << std::setprecision(2)
                 << j["mean_abs_count_error"].get<double>()
-                << " cards a scene; scenes where every counted card shows at least " << a->legible
+                << " cards a scene, per deck (the sum over decks of |found - true| plus the unknown) "
+                << j["mean_deck_count_error"].get<double>()
+                << "; scenes where every counted card shows at least " << a->legible
                 << " of itself: exact " << legibleExact << "/" << legibleScenes << ", the others "
                 << exact - legibleExact << "/" << all.scenes - legibleScenes << "\n"
                 << std::setprecision(4) << "per-card attribution: all " << all.right << "/"
