@@ -297,6 +297,10 @@ TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
     EXPECT_EQ(leg.at("exact").get<int>() + leg.at("other_exact").get<int>(), exact);
     EXPECT_DOUBLE_EQ(leg.at("visible_fraction").get<double>(), 0.2);
     EXPECT_GE(j.at("mean_abs_count_error").get<double>(), 0.0);
+    // the per-deck error: at least the total's, and zero exactly when every scene is exact
+    const double deckError = j.at("mean_deck_count_error").get<double>();
+    EXPECT_GE(deckError, j.at("mean_abs_count_error").get<double>());
+    EXPECT_EQ(deckError > 0.0, exact < scenes);
     const auto e0 = runCli({"eval-count", out.string(), "--json", "--no-faces", "--legible", "0",
                             "--cardart", NERTZ_TEST_CARDART});
     ASSERT_EQ(e0.code, 0) << e0.err;
