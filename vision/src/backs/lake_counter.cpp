@@ -316,6 +316,19 @@ void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                     guesses.push_back(cardAt(c + u * a + v * b, u, v, eu, ev));
                 }
         }
+        // a covered card: also card-sized guesses around what shows of it, either way round
+        if (o.showsShift > 0.f && found[i].shows.size() >= 3) {
+            const cv::Moments m = cv::moments(found[i].shows);
+            if (m.m00 > 0) {
+                const cv::Point2f mid(float(m.m10 / m.m00), float(m.m01 / m.m00));
+                for (int turn = 0; turn < 2; ++turn) {
+                    const float eu = turn == 0 ? S : L, ev = turn == 0 ? L : S;
+                    const float su = o.showsShift * eu, sv = o.showsShift * ev;
+                    for (const cv::Point2f d : {cv::Point2f(0, 0), u * su, -u * su, v * sv, -v * sv})
+                        guesses.push_back(cardAt(mid + d, u, v, eu, ev));
+                }
+            }
+        }
         // a guess read over what shows of it: neither another card found nor `onTop` lie across it
         auto read = [&](const Quad& h, const Quad* onTop,
                         std::vector<cv::Point2f>& shows) -> std::optional<Reading> {

@@ -45,6 +45,9 @@ struct RefitOptions {
     int minSceneCards = 2;     // surely attributed whole cards that give the scene's card size
     float longer = 1.15f;      // a side this much longer than the card's: guesses at either end
     float shift = 0.20f;       // else at its middle and shifted by this share of the card 4 ways
+    // a covered card (BackCandidate::shows) is also guessed centred on what shows of it and
+    // shifted by this share of the card four ways; 0: not
+    float showsShift = 0.15f;
     float maxOverlap = 0.5f;   // a guess lying this much over a counted card is that card
     float minShows = 0.10f;    // a guess is read when at least this share of it shows
     float confidence = 0.25f;  // a guess given to a deck with this confidence is a card
