@@ -324,7 +324,8 @@ void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                 for (int turn = 0; turn < 2; ++turn) {
                     const float eu = turn == 0 ? S : L, ev = turn == 0 ? L : S;
                     const float su = o.showsShift * eu, sv = o.showsShift * ev;
-                    for (const cv::Point2f d : {cv::Point2f(0, 0), u * su, -u * su, v * sv, -v * sv})
+                    for (const cv::Point2f d :
+                         {cv::Point2f(0, 0), u * su, -u * su, v * sv, -v * sv})
                         guesses.push_back(cardAt(mid + d, u, v, eu, ev));
                 }
             }
