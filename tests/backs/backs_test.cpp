@@ -22,6 +22,7 @@
 #include "nertz/synth/scene.hpp"
 #include "nertz/vision/back_render.hpp"
 #include "nertz/vision/back_segmenter.hpp"
+#include "nertz/vision/evaluation.hpp"
 #include "nertz/vision/index_reader.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
@@ -1187,17 +1188,6 @@ TEST(BackSegmenter, ComputedByHandAsByDnn) {
 // Measured 2026-11-23 (models/back_seg.onnx and back signature v2 of that day), truth 8 each:
 // summed |found - true| over the 3 trials 3 (learnt) against 11 (table colour: 13 / 12 / 10).
 // Unknowns are attribution's part and are not asserted here (1-2 per trial, the scrap among them).
-namespace {
-
-float quadIou(const vi::Quad& a, const vi::Quad& b) {
-    const std::vector<cv::Point2f> pa(a.begin(), a.end()), pb(b.begin(), b.end());
-    std::vector<cv::Point2f> common;
-    const float inter = cv::intersectConvexConvex(pa, pb, common, true);
-    return inter / (float(cv::contourArea(pa) + cv::contourArea(pb)) - inter);
-}
-
-}  // namespace
-
 // Outlines the finder gets wrong come out unknown: one drawn over two touching cards of different
 // decks, one a fifth of a card off its card. Card-sized outlines around them, read over what shows,
 // put both right (RefitOptions); an outline on the bare table stays unknown.
@@ -1240,12 +1230,12 @@ TEST(LakeCounter, UnknownOutlinesAreFittedAgainToTheCardsUnderThem) {
     // the two that touch: one took the outline's place, the other was added
     for (const std::size_t t : {std::size_t(2), std::size_t(3)}) {
         const auto& q = truth[t].quad;
-        const std::size_t k = quadIou(cards[2].quad, q) > quadIou(cards[5].quad, q) ? 2 : 5;
-        EXPECT_GT(quadIou(cards[k].quad, q), 0.8f) << "card " << t;
+        const std::size_t k = vi::quadIoU(cards[2].quad, q) > vi::quadIoU(cards[5].quad, q) ? 2 : 5;
+        EXPECT_GT(vi::quadIoU(cards[k].quad, q), 0.8) << "card " << t;
         EXPECT_EQ(cards[k].deckName, decks().names[std::size_t(truth[t].deck)]) << "card " << t;
         EXPECT_EQ(found[k].quad, cards[k].quad);
     }
-    EXPECT_GT(quadIou(cards[3].quad, truth[4].quad), 0.8f);
+    EXPECT_GT(vi::quadIoU(cards[3].quad, truth[4].quad), 0.8);
     EXPECT_EQ(cards[3].deckName, decks().names[3]);
     EXPECT_LT(cards[4].deck, 0);  // nothing invented on the bare table
     EXPECT_EQ(cards[4].quad, found[4].quad);

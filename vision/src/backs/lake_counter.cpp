@@ -294,7 +294,13 @@ void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
         v /= 2.f * lv;
         const cv::Point2f c = quadCentre(q);
         // card-sized guesses: the card's long side along v (turn 0) or along u (turn 1); where the
-        // outline is longer than the card, at either end of it, else at its middle and shifted
+        // outline is longer than the card, at either end of it, else at its middle and shifted; a
+        // covered card also centred on what shows of it, and shifted
+        std::optional<cv::Point2f> showsMid;
+        if (o.showsShift > 0.f && found[i].shows.size() >= 3) {
+            const cv::Moments m = cv::moments(found[i].shows);
+            if (m.m00 > 0) showsMid = cv::Point2f(float(m.m10 / m.m00), float(m.m01 / m.m00));
+        }
         std::vector<Quad> guesses;
         bool twoFit = false;
         for (int turn = 0; turn < 2; ++turn) {
@@ -315,19 +321,10 @@ void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                     if (a != 0.f && b != 0.f && !longU && !longV) continue;
                     guesses.push_back(cardAt(c + u * a + v * b, u, v, eu, ev));
                 }
-        }
-        // a covered card: also card-sized guesses around what shows of it, either way round
-        if (o.showsShift > 0.f && found[i].shows.size() >= 3) {
-            const cv::Moments m = cv::moments(found[i].shows);
-            if (m.m00 > 0) {
-                const cv::Point2f mid(float(m.m10 / m.m00), float(m.m01 / m.m00));
-                for (int turn = 0; turn < 2; ++turn) {
-                    const float eu = turn == 0 ? S : L, ev = turn == 0 ? L : S;
-                    const float su = o.showsShift * eu, sv = o.showsShift * ev;
-                    for (const cv::Point2f d :
-                         {cv::Point2f(0, 0), u * su, -u * su, v * sv, -v * sv})
-                        guesses.push_back(cardAt(mid + d, u, v, eu, ev));
-                }
+            if (showsMid) {
+                const float su = o.showsShift * eu, sv = o.showsShift * ev;
+                for (const cv::Point2f d : {cv::Point2f(0, 0), u * su, -u * su, v * sv, -v * sv})
+                    guesses.push_back(cardAt(*showsMid + d, u, v, eu, ev));
             }
         }
         // a guess read over what shows of it: neither another card found nor `onTop` lie across it
@@ -355,8 +352,7 @@ void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                 if (shows.size() < 3 || cv::contourArea(shows) < o.minShows * quadArea(h))
                     return std::nullopt;
             }
-            Reading r = readCard(bgr, h, {}, matcher, shows);
-            return r;
+            return readCard(bgr, h, {}, matcher, shows);
         };
         auto given = [&](const std::optional<Reading>& r) {
             return r && r->card.deck >= 0 && r->card.confidence >= o.confidence;
