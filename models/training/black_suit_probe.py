@@ -34,13 +34,6 @@ from train_index_cnn import normalise  # noqa: E402
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
 
-def classes_of(folder):
-    p = os.path.join(folder, 'classes.txt')
-    if not os.path.exists(p):
-        p = os.path.join(os.path.dirname(folder.rstrip('/')), 'classes.txt')
-    return [line.strip() for line in open(p)]
-
-
 def degrade(src, dst, copies, seed):
     rng = np.random.default_rng(seed)
     os.makedirs(dst + '/images', exist_ok=True)
@@ -84,15 +77,13 @@ def degrade(src, dst, copies, seed):
 def collect(folder, out, stretch):
     gate = cv2.dnn.readNetFromONNX(os.path.join(MODELS, 'index_gate.onnx'))
     reader = cv2.dnn.readNetFromONNX(os.path.join(MODELS, 'index_cnn.onnx'))
-    classes = classes_of(folder)
+    classes = F.classes_of(folder)
     X, Y, G, R = [], [], [], []
     for n, fn in enumerate(sorted(os.listdir(folder + '/images'))):
         img = cv2.imread(folder + '/images/' + fn)
         if stretch:
             img = cv2.resize(img, stretch, interpolation=cv2.INTER_CUBIC)
         H, W = img.shape[:2]
-        s = F.WORK_MAX / max(H, W) if max(H, W) > F.WORK_MAX else (F.WORK_MIN / max(H, W) if max(H, W) < F.WORK_MIN else 1.0)
-        work = img if s == 1 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
         truth = []
         for line in open(folder + '/labels/' + os.path.splitext(fn)[0] + '.txt'):
             p = line.split()
@@ -102,25 +93,23 @@ def collect(folder, out, stretch):
             truth.append((classes[int(p[0])], cx * W, cy * H, w * W, h * H))
         if not truth:
             continue
+        work, s = F.work_copy(img)
         cands, patches = P.propose(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
         if not patches:
             continue
+        # only the candidates in a labelled box are read (a picture has thousands)
         c = np.array([q[:4] for q in cands], np.float32).reshape(-1, 4) / s
-        mid = (c[:, :2] + c[:, 2:]) / 2
-        near = np.zeros(len(c), bool)
-        for t in truth:
-            near |= (abs(mid[:, 0] - t[1]) < t[3] / 2) & (abs(mid[:, 1] - t[2]) < t[4] / 2)
-        idx = np.where(near)[0]
-        if len(idx) == 0:
+        near = np.unique(np.concatenate([F.at_index({'cands': c, 'gp': np.ones(len(c))}, t)[0] for t in truth]))
+        if len(near) == 0:
             continue
-        x = normalise(np.stack([patches[i] for i in idx]))
-        gate.setInput(x[:, None]); gp = gate.forward()[:, 1]
-        reader.setInput(x[:, None]); rp = reader.forward()
+        x = normalise(np.stack([patches[i] for i in near]))
+        r = {'cands': c[near], 'gp': F.forward(gate, x)[:, 1]}
+        rp = F.forward(reader, x)
         for t in truth:
-            ii = np.where((abs(mid[idx, 0] - t[1]) < t[3] / 2) & (abs(mid[idx, 1] - t[2]) < t[4] / 2) & (gp >= F.GATE))[0]
+            _, ii = F.at_index(r, t)
             if len(ii) == 0:
                 continue
-            b = ii[rp[ii, :52].sum(1).argmax()]
+            b = ii[rp[ii, :52].sum(1).argmax()]  # the candidate surest it is an index
             p = rp[b, :52].reshape(4, 13)
             if p.sum() < 0.5:
                 continue

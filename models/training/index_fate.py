@@ -50,11 +50,25 @@ def forward(net, x):
     return np.concatenate(out)
 
 
-def cache(folder, out, models):
+def classes_of(folder):
+    """The class names of a labelled folder: its classes.txt, or its parent's (real-cards groups)."""
     cp = os.path.join(folder, 'classes.txt')
     if not os.path.exists(cp):
         cp = os.path.join(os.path.dirname(folder.rstrip('/')), 'classes.txt')
-    classes = [line.strip() for line in open(cp)]
+    return [line.strip() for line in open(cp)]
+
+
+def work_copy(img):
+    """(the picture at the detector's working size, its scale)."""
+    H, W = img.shape[:2]
+    s = WORK_MAX / max(H, W) if max(H, W) > WORK_MAX else (WORK_MIN / max(H, W) if max(H, W) < WORK_MIN else 1.0)
+    work = img if s == 1 else cv2.resize(img, None, fx=s, fy=s,
+                                         interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+    return work, s
+
+
+def cache(folder, out, models):
+    classes = classes_of(folder)
     gate = cv2.dnn.readNetFromONNX(os.path.join(models, 'index_gate.onnx'))
     reader = cv2.dnn.readNetFromONNX(os.path.join(models, 'index_cnn.onnx'))
     res = {}
@@ -64,9 +78,7 @@ def cache(folder, out, models):
         if img is None:
             sys.exit(f'{fn}: not a picture')
         H, W = img.shape[:2]
-        s = WORK_MAX / max(H, W) if max(H, W) > WORK_MAX else (WORK_MIN / max(H, W) if max(H, W) < WORK_MIN else 1.0)
-        work = img if s == 1 else cv2.resize(img, None, fx=s, fy=s,
-                                             interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+        work, s = work_copy(img)
         cands, patches = P.propose(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
         x = normalise(np.stack(patches)) if patches else np.zeros((0, 40, 24), np.float32)
         gp = forward(gate, x)[:, 1] if len(x) else np.zeros(0, np.float32)
