@@ -26,6 +26,9 @@
 #include "nertz/vision/index_reader.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
+#if defined(__x86_64__)
+#include "../../vision/src/backs/conv1d_avx2.hpp"  // internal: the ribbon net's convolutions
+#endif
 
 namespace vi = nertz::vision;
 namespace fs = std::filesystem;
@@ -1159,6 +1162,44 @@ TEST(BackSegmenter, MarksCardsButNotTheTableOrAHand) {
 // outline maps to a grey level, the same centres and offsets to float rounding, on a loose table
 // with a hand (1280x720 shrunk to the finder's 640x360) and on a picture whose sides are not
 // multiples of 8 (padded, as the finder's working size can be).
+// The ribbon edge finder's convolutions by hand (AVX2 + FMA) against the sum written out: sample
+// counts that are and are not whole blocks of 16, every dilation the net uses, taps reaching past
+// both ends (zero there), output channels not a multiple of 4.
+TEST(RibbonNet, ConvolutionsByHandAsWrittenOut) {
+#if defined(__x86_64__)
+    if (!cv::checkHardwareSupport(CV_CPU_AVX2) || !cv::checkHardwareSupport(CV_CPU_FMA3))
+        GTEST_SKIP() << "no AVX2 + FMA here: the ribbon net runs through cv::gemm";
+    cv::RNG rng(11);
+    for (int len : {1, 7, 16, 45, 663}) {
+        for (int dilation : {1, 2, 4, 8, 16}) {
+            const int cin = 36, cout = 6, k = 5, half = (k - 1) / 2 * dilation;
+            std::vector<float> in(std::size_t(cin * len)), w(std::size_t(cout * cin * k));
+            rng.fill(in, cv::RNG::UNIFORM, -2.0, 2.0);
+            rng.fill(w, cv::RNG::UNIFORM, -0.2, 0.2);
+            std::vector<float> out(std::size_t(cout * len), -99.f);
+            nertz::vision::detail::conv1dAvx2(in.data(), cin, len, w.data(), cout, k, dilation,
+                                              out.data());
+            double worst = 0;
+            for (int o = 0; o < cout; ++o)
+                for (int x = 0; x < len; ++x) {
+                    double sum = 0;
+                    for (int c = 0; c < cin; ++c)
+                        for (int t = 0; t < k; ++t) {
+                            const int at = x + t * dilation - half;
+                            if (at >= 0 && at < len)
+                                sum += double(w[std::size_t((o * cin + c) * k + t)]) *
+                                       in[std::size_t(c * len + at)];
+                        }
+                    worst = std::max(worst, std::abs(sum - double(out[std::size_t(o * len + x)])));
+                }
+            EXPECT_LT(worst, 1e-4) << "len " << len << ", dilation " << dilation;
+        }
+    }
+#else
+    GTEST_SKIP() << "x86-64 only";
+#endif
+}
+
 TEST(BackSegmenter, ComputedByHandAsByDnn) {
     const vi::BackSegmenter hand(vi::resolveModelDir("")), dnn(vi::resolveModelDir(""), false);
     EXPECT_EQ(hand.computedHere(),

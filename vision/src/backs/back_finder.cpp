@@ -17,6 +17,9 @@
 
 #include "../median.hpp"
 #include "../sample_bgr.hpp"
+#if NERTZ_READER_AVX2
+#include "conv1d_avx2.hpp"
+#endif
 
 namespace nertz::vision {
 
@@ -412,10 +415,26 @@ namespace ribbonnet {
 #include "ribbon_edges_weights.inc"
 }  // namespace ribbonnet
 
-// One 1-D convolution (zero padding keeps the length), weights [out][in][k]: the taps laid out as
-// rows (im2col) and one matrix product.
+// One 1-D convolution (zero padding keeps the length), weights [out][in][k]: with AVX2 and FMA,
+// summed tap by tap in registers (conv1d_avx2.cpp: 7-10 times faster than cv::gemm here, which took
+// 44% of a ribbon frame's instructions; BACKS.md, "The ribbon net's convolutions by hand"); else
+// the taps laid out as rows (im2col) and one matrix product.
 std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const float* w,
                           const float* bias, int cout, int k, int dilation, bool relu) {
+#if NERTZ_READER_AVX2
+    static const bool hand =
+        cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
+    if (hand) {
+        std::vector<float> out(std::size_t(cout) * std::size_t(len));
+        detail::conv1dAvx2(in.data(), cin, len, w, cout, k, dilation, out.data());
+        for (int o = 0; o < cout; ++o) {
+            float* dst = out.data() + std::size_t(o) * std::size_t(len);
+            for (int x = 0; x < len; ++x)
+                dst[x] = relu ? std::max(0.f, dst[x] + bias[o]) : dst[x] + bias[o];
+        }
+        return out;
+    }
+#endif
     const int half = (k - 1) / 2 * dilation;
     cv::Mat cols = cv::Mat::zeros(cin * k, len, CV_32F);
     for (int c = 0; c < cin; ++c) {

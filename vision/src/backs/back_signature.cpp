@@ -14,14 +14,27 @@ namespace {
 
 constexpr float kPi = 3.14159265f;
 
-// Adds `w` to a 1-D histogram at continuous position `pos` (bin units), split between two bins.
-void softAdd(std::vector<float>& h, float pos, float w) {
-    const int n = int(h.size());
+// Where softAdd puts a weight: bin `i` gets (1 - f) of it, bin i + 1 (when there is one) f.
+struct SoftBin {
+    int i;
+    float f;
+};
+
+inline SoftBin softBin(int n, float pos) {
     pos = std::clamp(pos - 0.5f, 0.f, float(n - 1));
     const int i = std::min(int(pos), n - 1);
-    const float f = pos - float(i);
-    h[std::size_t(i)] += w * (1.f - f);
-    if (i + 1 < n) h[std::size_t(i + 1)] += w * f;
+    return {i, pos - float(i)};
+}
+
+inline void softAdd(float* h, int n, SoftBin b, float w) {
+    h[b.i] += w * (1.f - b.f);
+    if (b.i + 1 < n) h[b.i + 1] += w * b.f;
+}
+
+// Adds `w` to a 1-D histogram at continuous position `pos` (bin units), split between two bins.
+inline void softAdd(std::vector<float>& h, float pos, float w) {
+    const int n = int(h.size());
+    softAdd(h.data(), n, softBin(n, pos), w);
 }
 
 void normalise(std::vector<float>& h) {
@@ -122,28 +135,38 @@ cv::Vec3f marginGains(const cv::Mat& rect, const cv::Mat& shows) {
 }
 
 // Radial power spectrum of a grey patch (see BackDescriptor::spectrum): the patch blurred by
-// kSpectrumBlur (so that a card seen soft and one enrolled sharp, and the noise and JPEG blocks of a
-// picture, weigh less), less its mean, under a Hann window, zero-padded to an even size; each
+// kSpectrumBlur (so that a card seen soft and one enrolled sharp, and the noise and JPEG blocks of
+// a picture, weigh less), less its mean, under a Hann window, zero-padded to an even size; each
 // frequency's power goes to the band of its radius (cycles per pixel, each axis its own length),
 // split between two bands. Frequencies outside 2^kSpectrumLog2Lo .. 2^kSpectrumLog2Hi are left out:
 // below is the card's coarse layout (BackDescriptor::layout), above is mostly blur and noise.
-std::vector<float> radialSpectrum(const cv::Mat& grayRoi) {
+// What radialSpectrum adds each frequency of a W x H transform to, u = 0..W/2 of each row: its
+// band (bin and share, as softAdd splits it) and whether it counts twice; frequencies outside the
+// bands are left out. The same for every card of a size, so it is worked out once a size (a
+// thread).
+struct SpectrumTable {
+    int W = 0, H = 0;
+    struct Entry {
+        int u, v;
+        SoftBin bin;
+        bool twice;
+    };
+    std::vector<Entry> entries;
+    cv::Mat window;  // the Hann window of the patch (before padding)
+};
+
+const SpectrumTable& spectrumTable(cv::Size patch) {
+    thread_local std::vector<SpectrumTable> tables;
+    const int W = (patch.width + 1) & ~1, H = (patch.height + 1) & ~1;
+    for (const auto& t : tables)
+        if (t.W == W && t.H == H && t.window.size() == patch) return t;
+    SpectrumTable t;
+    t.W = W;
+    t.H = H;
+    cv::createHanningWindow(t.window, patch, CV_32F);
     const int nb = BackDescriptor::kSpectrumBands;
-    std::vector<float> bands(std::size_t(nb), 0.f);
-    cv::Mat p;
-    cv::GaussianBlur(grayRoi, p, cv::Size(0, 0), kSpectrumBlur);
-    p -= cv::mean(p)[0];
-    cv::Mat win;
-    cv::createHanningWindow(win, p.size(), CV_32F);
-    p = p.mul(win);
-    const int W = (p.cols + 1) & ~1, H = (p.rows + 1) & ~1;
-    cv::Mat padded;
-    cv::copyMakeBorder(p, padded, 0, H - p.rows, 0, W - p.cols, cv::BORDER_CONSTANT, 0);
-    cv::Mat F;
-    cv::dft(padded, F, cv::DFT_COMPLEX_OUTPUT);
     const float perBand = (kSpectrumLog2Hi - kSpectrumLog2Lo) / float(nb);
     for (int v = 0; v < H; ++v) {
-        const cv::Vec2f* row = F.ptr<cv::Vec2f>(v);
         const float fv = float(std::min(v, H - v)) / float(H);
         // a real patch's spectrum is symmetric: u = 0..W/2 once, the inner columns count twice
         for (int u = 0; u <= W / 2; ++u) {
@@ -151,9 +174,38 @@ std::vector<float> radialSpectrum(const cv::Mat& grayRoi) {
             const float lr = 0.5f * std::log2(std::max(fu * fu + fv * fv, 1e-9f));
             if (lr < kSpectrumLog2Lo - 0.5f * perBand || lr > kSpectrumLog2Hi + 0.5f * perBand)
                 continue;
-            const float power = row[u][0] * row[u][0] + row[u][1] * row[u][1];
-            softAdd(bands, (lr - kSpectrumLog2Lo) / perBand, (u == 0 || u == W / 2) ? power : 2.f * power);
+            t.entries.push_back(
+                {u, v, softBin(nb, (lr - kSpectrumLog2Lo) / perBand), !(u == 0 || u == W / 2)});
         }
+    }
+    if (tables.size() >= 8) tables.erase(tables.begin());
+    tables.push_back(std::move(t));
+    return tables.back();
+}
+
+// Radial power spectrum of a grey patch (see BackDescriptor::spectrum): the patch blurred by
+// kSpectrumBlur (so that a card seen soft and one enrolled sharp, and the noise and JPEG blocks of
+// a picture, weigh less), less its mean, under a Hann window, zero-padded to an even size; each
+// frequency's power goes to the band of its radius (cycles per pixel, each axis its own length),
+// split between two bands. Frequencies outside 2^kSpectrumLog2Lo .. 2^kSpectrumLog2Hi are left out:
+// below is the card's coarse layout (BackDescriptor::layout), above is mostly blur and noise.
+std::vector<float> radialSpectrum(const cv::Mat& grayRoi) {
+    const int nb = BackDescriptor::kSpectrumBands;
+    std::vector<float> bands(std::size_t(nb), 0.f);
+    const SpectrumTable& table = spectrumTable(grayRoi.size());
+    cv::Mat p;
+    cv::GaussianBlur(grayRoi, p, cv::Size(0, 0), kSpectrumBlur);
+    p -= cv::mean(p)[0];
+    p = p.mul(table.window);
+    const int W = table.W, H = table.H;
+    cv::Mat padded;
+    cv::copyMakeBorder(p, padded, 0, H - p.rows, 0, W - p.cols, cv::BORDER_CONSTANT, 0);
+    cv::Mat F;
+    cv::dft(padded, F, cv::DFT_COMPLEX_OUTPUT);
+    for (const auto& e : table.entries) {
+        const cv::Vec2f& z = F.at<cv::Vec2f>(e.v, e.u);
+        const float power = z[0] * z[0] + z[1] * z[1];
+        softAdd(bands.data(), nb, e.bin, e.twice ? 2.f * power : power);
     }
     normalise(bands);
     return bands;
@@ -346,9 +398,13 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
     rect.convertTo(f, CV_32FC3);
     if (region.whole()) {
         // white balance on the card's margin (strips are not balanced: see BACKS.md)
+        // (each product rounded to float once, as cv::multiply by a scalar gives it)
         const cv::Vec3f g = marginGains(rect, shows);
-        f = f.mul(cv::Scalar(g[0], g[1], g[2]));
-        cv::min(f, 255.f, f);
+        for (int y = 0; y < f.rows; ++y) {
+            cv::Vec3f* p = f.ptr<cv::Vec3f>(y);
+            for (int x = 0; x < f.cols; ++x)
+                for (int k = 0; k < 3; ++k) p[x][k] = std::min(p[x][k] * g[k], 255.f);
+        }
     }
     cv::Mat gray;
     cv::cvtColor(f, gray, cv::COLOR_BGR2GRAY);
@@ -361,10 +417,24 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
         std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols * 3), 0.f);
     std::vector<float> layoutN(
         std::size_t(BackDescriptor::kLayoutRows * BackDescriptor::kLayoutCols), 0.f);
+    float* tone = d.tone.data();
     for (int y = roi.y; y < roi.y + roi.height; ++y) {
         const cv::Vec3f* p = f.ptr<cv::Vec3f>(y);
         const float* g = gray.ptr<float>(y);
         const uchar* m = shows.empty() ? nullptr : shows.ptr<uchar>(y);
+        const int cy = std::min(BackDescriptor::kLayoutRows - 1,
+                                (y - roi.y) * BackDescriptor::kLayoutRows / roi.height);
+        // the layout cell's sums, held here while the row runs through it (the same additions in
+        // the same order as into layoutSum itself)
+        std::size_t cell = std::size_t(-1);
+        float sumT = 0.f, sumR = 0.f, sumG = 0.f, sumN = 0.f;
+        auto leaveCell = [&] {
+            if (cell == std::size_t(-1)) return;
+            layoutSum[cell * 3] = sumT;
+            layoutSum[cell * 3 + 1] = sumR;
+            layoutSum[cell * 3 + 2] = sumG;
+            layoutN[cell] = sumN;
+        };
         for (int x = roi.x; x < roi.x + roi.width; ++x) {
             if (m && !m[x]) continue;
             const float s = p[x][0] + p[x][1] + p[x][2];
@@ -382,19 +452,28 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
             d.chroma[std::size_t(iy1 * nc + ix)] += wgt * (1 - fx) * fy;
             d.chroma[std::size_t(iy1 * nc + ix1)] += wgt * fx * fy;
             const float t = g[x] / meanGray;
-            softAdd(d.tone, t / 2.5f * float(BackDescriptor::kToneBins), 1.f);
+            softAdd(tone, BackDescriptor::kToneBins,
+                    softBin(BackDescriptor::kToneBins, t / 2.5f * float(BackDescriptor::kToneBins)),
+                    1.f);
             if (region.whole()) {
                 const int cx = std::min(BackDescriptor::kLayoutCols - 1,
                                         (x - roi.x) * BackDescriptor::kLayoutCols / roi.width);
-                const int cy = std::min(BackDescriptor::kLayoutRows - 1,
-                                        (y - roi.y) * BackDescriptor::kLayoutRows / roi.height);
                 const std::size_t c = std::size_t(cy * BackDescriptor::kLayoutCols + cx);
-                layoutSum[c * 3] += t;
-                layoutSum[c * 3 + 1] += r;
-                layoutSum[c * 3 + 2] += gg;
-                layoutN[c] += 1.f;
+                if (c != cell) {
+                    leaveCell();
+                    cell = c;
+                    sumT = layoutSum[c * 3];
+                    sumR = layoutSum[c * 3 + 1];
+                    sumG = layoutSum[c * 3 + 2];
+                    sumN = layoutN[c];
+                }
+                sumT += t;
+                sumR += r;
+                sumG += gg;
+                sumN += 1.f;
             }
         }
+        leaveCell();
     }
     smoothChroma(d.chroma);
     normalise(d.tone);
@@ -404,6 +483,7 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
     cv::Sobel(gray, gx, CV_32F, 1, 0, 3);
     cv::Sobel(gray, gy, CV_32F, 0, 1, 3);
     d.orient.assign(BackDescriptor::kOrientBins, 0.f);
+    float* orient = d.orient.data();
     double fineSum = 0.0;
     {
         // magnitudes and angles (0..2 pi) of the whole box at once: OpenCV's vectorised arctangent,
@@ -422,7 +502,10 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
                 // modulo 180 degrees; a gradient straight along -x is 180, as atan2 gives it
                 float a = ay[x] == 0.f && ax[x] < 0.f ? kPi : an[x];
                 if (a > kPi) a -= kPi;
-                softAdd(d.orient, a / kPi * float(BackDescriptor::kOrientBins), m[x]);
+                softAdd(orient, BackDescriptor::kOrientBins,
+                        softBin(BackDescriptor::kOrientBins,
+                                a / kPi * float(BackDescriptor::kOrientBins)),
+                        m[x]);
             }
         }
     }

@@ -84,24 +84,33 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
         if (c.deck < 0 || c.strip || !c.shows.empty() || c.confidence < kExemplarConfidence) continue;
         best[std::size_t(c.deck)].push_back({c.confidence, i});
     }
+    // a deck's exemplars rectified when a card first needs them (most frames need none)
     std::vector<std::vector<cv::Mat>> exemplars(decks);
-    for (std::size_t d = 0; d < decks; ++d) {
-        auto& b = best[d];
-        std::sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-        for (std::size_t k = 0; k < b.size() && k < kPerDeck; ++k) {
-            try {
-                exemplars[d].push_back(rectifyCard(bgr, reads[b[k].second].card.quad));
-            } catch (const SignatureError&) {
+    std::vector<bool> rectified(decks, false);
+    auto exemplarsOf = [&](std::size_t d) -> const std::vector<cv::Mat>& {
+        if (!rectified[d]) {
+            rectified[d] = true;
+            auto& b = best[d];
+            std::sort(b.begin(), b.end(),
+                      [](const auto& x, const auto& y) { return x.first > y.first; });
+            for (std::size_t k = 0; k < b.size() && k < kPerDeck; ++k) {
+                try {
+                    exemplars[d].push_back(rectifyCard(bgr, reads[b[k].second].card.quad));
+                } catch (const SignatureError&) {
+                }
             }
         }
-    }
+        return exemplars[d];
+    };
     for (std::size_t i = 0; i < reads.size(); ++i) {
         Reading& r = reads[i];
         CountedCard& c = r.card;
         if (c.deck >= 0 || !r.described) continue;
         // the two decks the card lies between
         const int a = r.match.nearest, b = r.match.second;
-        if (a < 0 || b < 0 || exemplars[std::size_t(a)].empty() || exemplars[std::size_t(b)].empty()) continue;
+        if (a < 0 || b < 0 || exemplarsOf(std::size_t(a)).empty() ||
+            exemplarsOf(std::size_t(b)).empty())
+            continue;
         // the same part of the scene's cards, either way up
         const BackRegion region = found[i].region;
         const cv::Mat shows = c.shows.empty() ? cv::Mat() : rectifiedShows(c.quad, c.shows);
