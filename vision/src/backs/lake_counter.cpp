@@ -102,6 +102,14 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
         }
         return exemplars[d];
     };
+    // an exemplar's whole-card description, the same for every whole unknown card: made once
+    std::vector<std::vector<std::optional<BackDescriptor>>> whole(decks);
+    auto wholeOf = [&](std::size_t d, std::size_t k) -> const BackDescriptor& {
+        auto& w = whole[d];
+        if (w.size() < exemplars[d].size()) w.resize(exemplars[d].size());
+        if (!w[k]) w[k] = describeBack(exemplars[d][k], {});
+        return *w[k];
+    };
     for (std::size_t i = 0; i < reads.size(); ++i) {
         Reading& r = reads[i];
         CountedCard& c = r.card;
@@ -119,13 +127,17 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
         const BackRegion mirrored{1.f - region.x1, 1.f - region.x0};
         auto nearest = [&](int d) {
             float m = std::numeric_limits<float>::max();
-            for (const auto& ex : exemplars[std::size_t(d)]) {
+            const auto& exs = exemplars[std::size_t(d)];
+            for (std::size_t k = 0; k < exs.size(); ++k) {
+                const cv::Mat& ex = exs[k];
                 if (!shows.empty()) {
                     m = std::min(m, backDistance(r.probe, describeBack(ex, region, shows)));
                     m = std::min(m, backDistance(r.probe, describeBack(ex, region, turned)));
+                } else if (region.whole()) {
+                    m = std::min(m, backDistance(r.probe, wholeOf(std::size_t(d), k)));
                 } else {
                     m = std::min(m, backDistance(r.probe, describeBack(ex, region)));
-                    if (!region.whole()) m = std::min(m, backDistance(r.probe, describeBack(ex, mirrored)));
+                    m = std::min(m, backDistance(r.probe, describeBack(ex, mirrored)));
                 }
             }
             return m;
