@@ -134,12 +134,6 @@ cv::Vec3f marginGains(const cv::Mat& rect, const cv::Mat& shows) {
     return gains;
 }
 
-// Radial power spectrum of a grey patch (see BackDescriptor::spectrum): the patch blurred by
-// kSpectrumBlur (so that a card seen soft and one enrolled sharp, and the noise and JPEG blocks of
-// a picture, weigh less), less its mean, under a Hann window, zero-padded to an even size; each
-// frequency's power goes to the band of its radius (cycles per pixel, each axis its own length),
-// split between two bands. Frequencies outside 2^kSpectrumLog2Lo .. 2^kSpectrumLog2Hi are left out:
-// below is the card's coarse layout (BackDescriptor::layout), above is mostly blur and noise.
 // What radialSpectrum adds each frequency of a W x H transform to, u = 0..W/2 of each row: its
 // band (bin and share, as softAdd splits it) and whether it counts twice; frequencies outside the
 // bands are left out. The same for every card of a size, so it is worked out once a size (a
