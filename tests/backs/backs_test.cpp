@@ -1158,10 +1158,6 @@ TEST(BackSegmenter, MarksCardsButNotTheTableOrAHand) {
     EXPECT_LT(cv::mean(out.outline, edgeBand & ~handMask)[0] / 255.0, 0.15) << "inside the cards";
 }
 
-// The segmenter's net computed by hand (AVX2 and FMA) gives what cv::dnn gives: the same card and
-// outline maps to a grey level, the same centres and offsets to float rounding, on a loose table
-// with a hand (1280x720 shrunk to the finder's 640x360) and on a picture whose sides are not
-// multiples of 8 (padded, as the finder's working size can be).
 // The ribbon edge finder's convolutions by hand (AVX2 + FMA) against the sum written out: sample
 // counts that are and are not whole blocks of 16, every dilation the net uses, taps reaching past
 // both ends (zero there), output channels not a multiple of 4.
@@ -1200,6 +1196,10 @@ TEST(RibbonNet, ConvolutionsByHandAsWrittenOut) {
 #endif
 }
 
+// The segmenter's net computed by hand (AVX2 and FMA) gives what cv::dnn gives: the same card and
+// outline maps to a grey level, the same centres and offsets to float rounding, on a loose table
+// with a hand (1280x720 shrunk to the finder's 640x360) and on a picture whose sides are not
+// multiples of 8 (padded, as the finder's working size can be).
 TEST(BackSegmenter, ComputedByHandAsByDnn) {
     const vi::BackSegmenter hand(vi::resolveModelDir("")), dnn(vi::resolveModelDir(""), false);
     EXPECT_EQ(hand.computedHere(),

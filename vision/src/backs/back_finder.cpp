@@ -421,38 +421,37 @@ namespace ribbonnet {
 // counts"); else the taps laid out as rows (im2col) and one matrix product.
 std::vector<float> conv1d(const std::vector<float>& in, int cin, int len, const float* w,
                           const float* bias, int cout, int k, int dilation, bool relu) {
+    std::vector<float> out(std::size_t(cout) * std::size_t(len));
+    bool done = false;
 #if NERTZ_READER_AVX2
     static const bool hand =
         cv::checkHardwareSupport(CV_CPU_AVX2) && cv::checkHardwareSupport(CV_CPU_FMA3);
     if (hand) {
-        std::vector<float> out(std::size_t(cout) * std::size_t(len));
         detail::conv1dAvx2(in.data(), cin, len, w, cout, k, dilation, out.data());
-        for (int o = 0; o < cout; ++o) {
-            float* dst = out.data() + std::size_t(o) * std::size_t(len);
-            for (int x = 0; x < len; ++x)
-                dst[x] = relu ? std::max(0.f, dst[x] + bias[o]) : dst[x] + bias[o];
-        }
-        return out;
+        done = true;
     }
 #endif
-    const int half = (k - 1) / 2 * dilation;
-    cv::Mat cols = cv::Mat::zeros(cin * k, len, CV_32F);
-    for (int c = 0; c < cin; ++c) {
-        const float* src = in.data() + std::size_t(c) * std::size_t(len);
-        for (int t = 0; t < k; ++t) {
-            const int off = t * dilation - half;
-            const int x0 = std::max(0, -off), x1 = std::min(len, len - off);
-            if (x1 > x0) std::copy(src + x0 + off, src + x1 + off, cols.ptr<float>(c * k + t) + x0);
+    if (!done) {
+        const int half = (k - 1) / 2 * dilation;
+        cv::Mat cols = cv::Mat::zeros(cin * k, len, CV_32F);
+        for (int c = 0; c < cin; ++c) {
+            const float* src = in.data() + std::size_t(c) * std::size_t(len);
+            for (int t = 0; t < k; ++t) {
+                const int off = t * dilation - half;
+                const int x0 = std::max(0, -off), x1 = std::min(len, len - off);
+                if (x1 > x0)
+                    std::copy(src + x0 + off, src + x1 + off, cols.ptr<float>(c * k + t) + x0);
+            }
         }
+        const cv::Mat weights(cout, cin * k, CV_32F, const_cast<float*>(w));
+        cv::Mat prod(cout, len, CV_32F, out.data());  // gemm writes into `out`
+        cv::gemm(weights, cols, 1.0, cv::noArray(), 0.0, prod);
+        CV_Assert(prod.data == reinterpret_cast<uchar*>(out.data()));
     }
-    const cv::Mat weights(cout, cin * k, CV_32F, const_cast<float*>(w));
-    cv::Mat prod;
-    cv::gemm(weights, cols, 1.0, cv::noArray(), 0.0, prod);
-    std::vector<float> out(std::size_t(cout) * std::size_t(len));
     for (int o = 0; o < cout; ++o) {
-        const float* r = prod.ptr<float>(o);
         float* dst = out.data() + std::size_t(o) * std::size_t(len);
-        for (int x = 0; x < len; ++x) dst[x] = relu ? std::max(0.f, r[x] + bias[o]) : r[x] + bias[o];
+        for (int x = 0; x < len; ++x)
+            dst[x] = relu ? std::max(0.f, dst[x] + bias[o]) : dst[x] + bias[o];
     }
     return out;
 }

@@ -31,10 +31,10 @@ inline void softAdd(float* h, int n, SoftBin b, float w) {
     if (b.i + 1 < n) h[b.i + 1] += w * b.f;
 }
 
-// Adds `w` to a 1-D histogram at continuous position `pos` (bin units), split between two bins.
-inline void softAdd(std::vector<float>& h, float pos, float w) {
-    const int n = int(h.size());
-    softAdd(h.data(), n, softBin(n, pos), w);
+// Adds `w` to a 1-D histogram of `n` bins at continuous position `pos` (bin units), split between
+// two bins.
+inline void softAdd(float* h, int n, float pos, float w) {
+    softAdd(h, n, softBin(n, pos), w);
 }
 
 void normalise(std::vector<float>& h) {
@@ -446,8 +446,7 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
             d.chroma[std::size_t(iy1 * nc + ix)] += wgt * (1 - fx) * fy;
             d.chroma[std::size_t(iy1 * nc + ix1)] += wgt * fx * fy;
             const float t = g[x] / meanGray;
-            softAdd(tone, BackDescriptor::kToneBins,
-                    softBin(BackDescriptor::kToneBins, t / 2.5f * float(BackDescriptor::kToneBins)),
+            softAdd(tone, BackDescriptor::kToneBins, t / 2.5f * float(BackDescriptor::kToneBins),
                     1.f);
             if (region.whole()) {
                 const int cx = std::min(BackDescriptor::kLayoutCols - 1,
@@ -497,9 +496,7 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
                 float a = ay[x] == 0.f && ax[x] < 0.f ? kPi : an[x];
                 if (a > kPi) a -= kPi;
                 softAdd(orient, BackDescriptor::kOrientBins,
-                        softBin(BackDescriptor::kOrientBins,
-                                a / kPi * float(BackDescriptor::kOrientBins)),
-                        m[x]);
+                        a / kPi * float(BackDescriptor::kOrientBins), m[x]);
             }
         }
     }

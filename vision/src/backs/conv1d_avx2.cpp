@@ -17,14 +17,13 @@ void conv1dAvx2(const float* in, int cin, int len, const float* w, int cout, int
     const int len16 = (len + kBlock - 1) / kBlock * kBlock;
     // the input zero-padded by `half` either side and to whole blocks, so that no tap needs a test
     const int stride = len16 + 2 * half;
-    thread_local std::vector<float> padded, wide;
+    thread_local std::vector<float> padded;
     padded.assign(std::size_t(cin) * std::size_t(stride), 0.f);
     for (int c = 0; c < cin; ++c)
         std::copy(in + std::size_t(c) * std::size_t(len),
                   in + std::size_t(c + 1) * std::size_t(len),
                   padded.begin() +
                       std::ptrdiff_t(std::size_t(c) * std::size_t(stride) + std::size_t(half)));
-    wide.assign(std::size_t(cout) * std::size_t(len16), 0.f);
     const int taps = cin * k;
     for (int o0 = 0; o0 < cout; o0 += kOuts) {
         const int no = std::min(kOuts, cout - o0);
@@ -46,18 +45,22 @@ void conv1dAvx2(const float* in, int cin, int len, const float* w, int cout, int
                     }
                 }
             }
+            // a whole block straight into `out`, the last one's samples up to `len` only
+            const int n = std::min(kBlock, len - x);
             for (int j = 0; j < no; ++j) {
-                float* dst =
-                    wide.data() + std::size_t(o0 + j) * std::size_t(len16) + std::size_t(x);
-                _mm256_storeu_ps(dst, acc[j][0]);
-                _mm256_storeu_ps(dst + 8, acc[j][1]);
+                float* dst = out + std::size_t(o0 + j) * std::size_t(len) + std::size_t(x);
+                if (n == kBlock) {
+                    _mm256_storeu_ps(dst, acc[j][0]);
+                    _mm256_storeu_ps(dst + 8, acc[j][1]);
+                } else {
+                    alignas(32) float tail[kBlock];
+                    _mm256_store_ps(tail, acc[j][0]);
+                    _mm256_store_ps(tail + 8, acc[j][1]);
+                    std::copy(tail, tail + n, dst);
+                }
             }
         }
     }
-    for (int o = 0; o < cout; ++o)
-        std::copy(wide.data() + std::size_t(o) * std::size_t(len16),
-                  wide.data() + std::size_t(o) * std::size_t(len16) + std::size_t(len),
-                  out + std::size_t(o) * std::size_t(len));
 }
 
 }  // namespace nertz::vision::detail
