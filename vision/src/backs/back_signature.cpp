@@ -153,7 +153,7 @@ const SpectrumTable& spectrumTable(cv::Size patch) {
     thread_local std::vector<SpectrumTable> tables;
     const int W = (patch.width + 1) & ~1, H = (patch.height + 1) & ~1;
     for (const auto& t : tables)
-        if (t.W == W && t.H == H && t.window.size() == patch) return t;
+        if (t.window.size() == patch) return t;  // W and H follow from the patch's size
     SpectrumTable t;
     t.W = W;
     t.H = H;

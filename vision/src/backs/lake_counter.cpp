@@ -84,8 +84,10 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
         if (c.deck < 0 || c.strip || !c.shows.empty() || c.confidence < kExemplarConfidence) continue;
         best[std::size_t(c.deck)].push_back({c.confidence, i});
     }
-    // a deck's exemplars rectified when a card first needs them (most frames need none)
+    // a deck's exemplars rectified when a card first needs them (most frames need none), and each
+    // one's whole-card description, the same for every whole unknown card: made once when needed
     std::vector<std::vector<cv::Mat>> exemplars(decks);
+    std::vector<std::vector<std::optional<BackDescriptor>>> whole(decks);
     std::vector<bool> rectified(decks, false);
     auto exemplarsOf = [&](std::size_t d) -> const std::vector<cv::Mat>& {
         if (!rectified[d]) {
@@ -99,16 +101,14 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
                 } catch (const SignatureError&) {
                 }
             }
+            whole[d].resize(exemplars[d].size());
         }
         return exemplars[d];
     };
-    // an exemplar's whole-card description, the same for every whole unknown card: made once
-    std::vector<std::vector<std::optional<BackDescriptor>>> whole(decks);
     auto wholeOf = [&](std::size_t d, std::size_t k) -> const BackDescriptor& {
-        auto& w = whole[d];
-        if (w.size() < exemplars[d].size()) w.resize(exemplars[d].size());
-        if (!w[k]) w[k] = describeBack(exemplars[d][k], {});
-        return *w[k];
+        std::optional<BackDescriptor>& w = whole[d][k];
+        if (!w) w = describeBack(exemplars[d][k], {});
+        return *w;
     };
     for (std::size_t i = 0; i < reads.size(); ++i) {
         Reading& r = reads[i];
