@@ -106,6 +106,55 @@ TEST(SynthArt, EveryFaceHasTwoIndicesInItsCorners) {
     }
 }
 
+TEST(SynthArt, CourtCardsThatPrintNoIndexGetNoIndexBoxes) {
+    // gnome-guyenne-classic's jacks, queens and kings are framed portraits with no rank in their
+    // corners; the design's usual box there would label a patch of the portrait as an index
+    const auto designs = sy::loadCardArt(NERTZ_TEST_CARDART_NO_COURT_INDEX);
+    ASSERT_EQ(designs.size(), 1u);
+    const sy::CardDesign& d = designs.front();
+    ASSERT_EQ(d.name, "gnome-guyenne-classic");
+    ASSERT_EQ(d.faces.size(), 52u);
+    int courts = 0, numerals = 0;
+    for (const auto& f : d.faces) {
+        const bool court = f.card.rank >= 11;
+        EXPECT_EQ(sy::printsNoIndex(d.name, f.card), court) << f.name;
+        if (court) {
+            EXPECT_TRUE(f.indices.empty()) << f.name;
+            ++courts;
+        } else {
+            EXPECT_EQ(f.indices.size(), 2u) << f.name;
+            ++numerals;
+        }
+    }
+    EXPECT_EQ(courts, 12);
+    EXPECT_EQ(numerals, 40);
+    // every other design prints its indices on every face
+    for (const auto& other : testDesigns())
+        for (const auto& f : other.faces) EXPECT_FALSE(sy::printsNoIndex(other.name, f.card)) << other.name << " " << f.name;
+
+    // a scene of this design labels a court card by no index, a numeral by its corners
+    sy::SceneOptions opt;
+    opt.kind = sy::SceneKind::Faces;
+    opt.size = {800, 600};
+    const sy::SceneGenerator gen(designs, opt);
+    int courtCards = 0, numeralIndices = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        const sy::Scene scene = gen.generate(seed);
+        for (const auto& c : scene.cards) {
+            if (!c.faceUp) continue;
+            const char rank = c.face.front();
+            if (rank == 'J' || rank == 'Q' || rank == 'K') {
+                ++courtCards;
+                EXPECT_TRUE(c.indices.empty()) << c.face;
+            } else {
+                numeralIndices += int(c.indices.size());
+            }
+        }
+    }
+    EXPECT_GT(courtCards, 0);
+    EXPECT_GT(numeralIndices, 0);
+}
+
 TEST(SynthScene, SameSeedSameBytes) {
     sy::SceneOptions opt;
     opt.size = {800, 600};

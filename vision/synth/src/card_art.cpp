@@ -47,6 +47,13 @@ cv::Mat blankCard(int w, int h, const cv::Scalar& paper) {
 
 }  // namespace
 
+bool printsNoIndex(const std::string& design, const scoring::Card& card) {
+    // gnome-guyenne-classic (aisleriot's guyenne-classic.svgz): the court cards are full-height
+    // portraits in a frame, with a large suit sign in the king's and jack's corner and no rank
+    // letter; the queens have nothing in the corner. Its ace to ten are gnome-paris's pictures.
+    return design == "gnome-guyenne-classic" && card.rank >= 11;  // jack, queen, king
+}
+
 fs::path defaultCardArtDir() {
     if (const char* env = std::getenv("NERTZ_CARDART"); env && *env) return env;
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "nertzref" / "cardart";
@@ -106,6 +113,10 @@ CardDesign loadDesign(const fs::path& designDir) {
                                      corner});
         }
     }
+    // faces whose art prints no corner index at all: the median box above would label a patch of
+    // court art as an index (seen on the index sheets, `synth --index-sheets`)
+    for (auto& f : d.faces)
+        if (printsNoIndex(d.name, f.card)) f.indices.clear();
     std::vector<fs::path> backFiles;
     if (fs::is_directory(designDir / "backs"))
         for (const auto& e : fs::directory_iterator(designDir / "backs"))

@@ -85,6 +85,11 @@ cv::Mat fineBack(const cv::Mat& back, int times);
 // `base`.
 cv::Mat applyBackModifiers(cv::Mat base, const std::string& modifiers);
 
+// Whether a design's face prints no corner index (rank and suit) at all, as checked by eye on the
+// index sheets: such a face gets no index boxes, so its scenes label no index for it (it cannot be
+// read by its corner), and no patch of its art is trained as an index.
+bool printsNoIndex(const std::string& design, const scoring::Card& card);
+
 // Finds the printed corner indices of a face image: the ink near the top-left corner (rank glyph
 // and the suit pip under or beside it), and the same in the 180-degree-rotated bottom-right
 // corner; cards being point-symmetric, a corner found much smaller than the other (or not at all)
