@@ -47,13 +47,19 @@ def load_cardart(design_dir):
     return cells
 
 
-def index_blobs(card, max_glyph=0.16):
+def index_blobs(card, max_glyph=0.16, colour=False):
     """Rank-glyph and pip blob centres of the top-left index of a flat card image (BGRA); glyphs up to
-    max_glyph of the card height (index_blobs_any retries with the larger KDE indices)."""
+    max_glyph of the card height (index_blobs_any retries with the larger KDE indices). Ink is
+    darker than grey 160; with colour, also any colour far from white (a four-colour deck's yellow
+    diamonds are lighter than that grey: the L1 distance to white over 200)."""
     h, w = card.shape[:2]
     a = card[:, :, 3:4].astype(np.float32) / 255
-    gray = cv2.cvtColor((card[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    bw = (gray < 160).astype(np.uint8)
+    flat = (card[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8)
+    gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)
+    bw = gray < 160
+    if colour:
+        bw |= (765 - flat.astype(np.int32).sum(2)) > 200
+    bw = bw.astype(np.uint8)
     n, lab, st, cen = cv2.connectedComponentsWithStats(bw, connectivity=8)
     cand = []
     for i in range(1, n):
@@ -73,8 +79,11 @@ def index_blobs(card, max_glyph=0.16):
 
 
 def index_blobs_any(card):
-    """index_blobs, retried for the large indices of some designs (KDE nicu: rank glyph 0.19 of the height)."""
-    return index_blobs(card) or index_blobs(card, 0.21)
+    """index_blobs, retried for the large indices of some designs (KDE nicu: rank glyph 0.19 of the
+    height), then with light coloured ink (the yellow diamonds of gnome-anglo-modern-4-color, left out
+    of every reader's data until 2026-11-29)."""
+    return (index_blobs(card) or index_blobs(card, 0.21) or index_blobs(card, colour=True)
+            or index_blobs(card, 0.21, colour=True))
 
 
 def random_background(rng, H, W):
