@@ -138,34 +138,53 @@ void runDetect(const VisionOptions& o) {
                                                " pictures could not be read");
 }
 
-// The labelled outlines of a picture of a synthetic set (cards/NAME.json beside images/NAME.*),
-// or nothing when the picture has none (the real photos).
-std::optional<std::vector<vision::LabelledOutline>> labelledOutlines(const std::string& imagePath) {
+// One labelled card of a picture of a synthetic set (cards/NAME.json beside images/NAME.*): its
+// outline, and the design and face of a face-up card with a corner index in view (to split recall
+// by design; design empty where the file names none).
+struct LabelledCard {
+    vision::LabelledOutline outline;
+    std::string design, face;
+    bool indexInView = false;
+};
+
+// The labelled cards of a picture of a synthetic set, or nothing when the picture has none (the
+// real photos).
+std::optional<std::vector<LabelledCard>> labelledCards(const std::string& imagePath) {
     const std::filesystem::path image(imagePath);
     const std::filesystem::path file =
         image.parent_path().parent_path() / "cards" / (image.stem().string() + ".json");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
     const io::Json j = io::readJsonFile(file.string());  // names the file when it can't be read
-    std::vector<vision::LabelledOutline> out;
+    std::vector<LabelledCard> out;
     try {
         for (const auto& c : j.at("cards")) {
-            vision::LabelledOutline o;
+            LabelledCard card;
+            vision::LabelledOutline& o = card.outline;
             for (std::size_t k = 0; k < 4; ++k)
                 o.quad[k] = {c.at("quad").at(k).at(0).get<float>(),
                              c.at("quad").at(k).at(1).get<float>()};
             o.faceUp = c.at("side").get<std::string>() == "face";
-            bool index = false;
             if (c.contains("indices"))
-                for (const auto& i : c.at("indices")) index = index || i.value("visible", false);
-            o.counts = o.faceUp && index && c.at("visible_fraction").get<double>() >= 0.5;
-            out.push_back(o);
+                for (const auto& i : c.at("indices"))
+                    card.indexInView = card.indexInView || i.value("visible", false);
+            o.counts = o.faceUp && card.indexInView && c.at("visible_fraction").get<double>() >= 0.5;
+            card.design = c.value("design", std::string());
+            card.face = c.value("face", std::string());
+            out.push_back(std::move(card));
         }
     } catch (const std::exception& e) {
         throw scoring::InputError("DIR", file.string() + ": " + e.what());
     }
     return out;
 }
+
+// Face-up cards with a corner index in view, per design, and those whose face was reported (a
+// synthetic scene may deal a face twice, from two decks: both count as read when it is reported).
+struct DesignRecall {
+    long cards = 0, read = 0;
+    double recall() const { return cards ? double(read) / double(cards) : 1.0; }
+};
 
 void runEval(const VisionOptions& o) {
     std::vector<vision::LabelledImage> items;
@@ -189,6 +208,7 @@ void runEval(const VisionOptions& o) {
     long pairedCards = 0, pairedRight = 0;
     vision::OutlineScore outlines;
     bool anyOutlineLabels = false;
+    std::map<std::string, DesignRecall> byDesign;  // synthetic sets only
     for (const auto& item : items) {
         std::set<scoring::Card> predicted;
         try {
@@ -207,12 +227,22 @@ void runEval(const VisionOptions& o) {
                     }
                 }
             extraCards += reported - long(predicted.size());
-            if (const auto truth = labelledOutlines(item.imagePath)) {
+            if (const auto labelled = labelledCards(item.imagePath)) {
                 anyOutlineLabels = true;
+                std::vector<vision::LabelledOutline> truth;
+                std::set<std::string> names;
+                for (const auto& c : predicted) names.insert(c.name());
+                for (const auto& c : *labelled) {
+                    truth.push_back(c.outline);
+                    if (!c.outline.faceUp || !c.indexInView || c.design.empty()) continue;
+                    DesignRecall& r = byDesign[c.design];
+                    ++r.cards;
+                    r.read += names.count(c.face) ? 1 : 0;
+                }
                 std::vector<vision::Quad> quads;
                 for (const auto& c : d.cards)
                     if (c.quad) quads.push_back(*c.quad);
-                vision::scoreOutlines(*truth, quads, outlines);
+                vision::scoreOutlines(truth, quads, outlines);
             }
             picturesWithExtra += reported > long(predicted.size()) ? 1 : 0;
         } catch (const vision::ImageError& e) {
@@ -255,6 +285,12 @@ void runEval(const VisionOptions& o) {
         for (auto& [suit, s] : bySuit)
             suits[std::string(1, scoring::suitLetter(suit))] = scoreJson(s);
         j["suits"] = suits;
+        if (!byDesign.empty()) {
+            json designs = json::object();
+            for (const auto& [name, r] : byDesign)
+                designs[name] = {{"cards", r.cards}, {"read", r.read}, {"recall", r.recall()}};
+            j["designs"] = designs;
+        }
         j["confusions"] = json::array();
         for (auto& [k, v] : top) j["confusions"].push_back({{"what", k}, {"count", v}});
         std::cout << j.dump() << "\n";
@@ -278,6 +314,15 @@ void runEval(const VisionOptions& o) {
                   << outlines.recall() << "); outlines reported " << outlines.reported
                   << ", on a card " << outlines.onACard << " (precision " << outlines.precision()
                   << ")\n";
+    if (!byDesign.empty()) {
+        std::vector<std::pair<std::string, DesignRecall>> worst(byDesign.begin(), byDesign.end());
+        std::stable_sort(worst.begin(), worst.end(),
+                         [](auto& a, auto& b) { return a.second.recall() < b.second.recall(); });
+        std::cout << "recall by design, worst first (face-up cards with an index in view, read):";
+        for (const auto& [name, r] : worst)
+            std::cout << "  " << name << " " << r.recall() << " (" << r.read << "/" << r.cards << ")";
+        std::cout << "\n";
+    }
     if (!anyOutlineLabels)  // (a synthetic scene deals several decks)
         std::cout << "same face reported as two or more cards (one deck a picture): " << extraCards
                   << " extra cards in " << picturesWithExtra << " pictures\n";

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -391,6 +392,45 @@ TEST(SynthCli, StillPicturesAlsoReadAtOtherScalesReadMoreCards) {
               b.at("tp").get<int>() + b.at("fn").get<int>());  // the same labelled cards
     EXPECT_LE(with.at("extra_same_face_cards").get<int>(),
               without.at("extra_same_face_cards").get<int>());
+    fs::remove_all(out);
+}
+
+// On a synthetic set `eval` also splits recall by design: the face-up cards of each design with a
+// corner index in view (counted here from the scenes' own card files) and how many were read.
+TEST(SynthCli, EvalSplitsRecallByDesign) {
+    const fs::path out = tempDir("bydesign");
+    const auto r = runCli({"synth", "--out", out.string(), "--scenes", "8", "--seed", "7", "--kind",
+                           "faces", "--designs", "all", "--no-colour-deck", "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::map<std::string, int> expected;
+    for (const auto& e : fs::directory_iterator(out / "cards")) {
+        const auto j = nlohmann::json::parse(slurp(e.path()));
+        for (const auto& c : j.at("cards")) {
+            if (c.at("side") != "face") continue;
+            bool inView = false;
+            for (const auto& i : c.at("indices")) inView = inView || i.at("visible").get<bool>();
+            if (inView) ++expected[c.at("design").get<std::string>()];
+        }
+    }
+    ASSERT_GE(expected.size(), 2u);
+    const auto e = runCli({"eval", out.string(), "--json"});
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto j = nlohmann::json::parse(e.out);
+    ASSERT_TRUE(j.contains("designs")) << e.out;
+    ASSERT_EQ(j.at("designs").size(), expected.size()) << e.out;
+    int read = 0;
+    for (const auto& [design, n] : expected) {
+        const auto& d = j.at("designs").at(design);
+        EXPECT_EQ(d.at("cards").get<int>(), n) << design;
+        EXPECT_LE(d.at("read").get<int>(), n) << design;
+        EXPECT_DOUBLE_EQ(d.at("recall").get<double>(), d.at("read").get<double>() / n) << design;
+        read += d.at("read").get<int>();
+    }
+    EXPECT_GT(read, 0);
+    const auto text = runCli({"eval", out.string()});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("recall by design, worst first"), std::string::npos) << text.out;
+    for (const auto& [design, n] : expected) EXPECT_NE(text.out.find(design), std::string::npos) << design;
     fs::remove_all(out);
 }
 
