@@ -78,7 +78,8 @@ CardDesign loadDesign(const fs::path& designDir) {
             if (!fs::exists(file))
                 throw sc::InputError("cardart", "design " + d.name + " lacks " + file.string() + "; " + kRenderHint);
             f.image = readBgra(file);
-            f.indices = findIndexRegions(f.image);
+            // a face that prints no index gets no box: it is not searched, and borrows none below
+            if (!printsNoIndex(d.name, f.card)) f.indices = findIndexRegions(f.image);
             d.faces[std::size_t(f.card.index())] = std::move(f);
         }
     }
@@ -100,6 +101,7 @@ CardDesign loadDesign(const fs::path& designDir) {
         };
         const float mx = median(xs), my = median(ys), mw = median(ws), mh = median(hs);
         for (auto& f : d.faces) {
+            if (printsNoIndex(d.name, f.card)) continue;
             const bool has = std::any_of(f.indices.begin(), f.indices.end(), [&](const IndexRegion& r) { return r.corner == corner; });
             // a box far off the design's usual place is a misreading (e.g. a court card's frame)
             std::erase_if(f.indices, [&](const IndexRegion& r) {
@@ -113,10 +115,6 @@ CardDesign loadDesign(const fs::path& designDir) {
                                      corner});
         }
     }
-    // faces whose art prints no corner index at all: the median box above would label a patch of
-    // court art as an index (seen on the index sheets, `synth --index-sheets`)
-    for (auto& f : d.faces)
-        if (printsNoIndex(d.name, f.card)) f.indices.clear();
     std::vector<fs::path> backFiles;
     if (fs::is_directory(designDir / "backs"))
         for (const auto& e : fs::directory_iterator(designDir / "backs"))
