@@ -1,7 +1,10 @@
 // nertzref-cli: everything scriptable — scoring, the league database, detection, counting.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
+
+#include <opencv2/core/utils/logger.hpp>
 
 #include "commands.hpp"
 #include "nertz/scoring/error.hpp"
@@ -17,6 +20,11 @@ std::string readStdin() {
 
 int main(int argc, char** argv) {
     using namespace nertz;
+    // OpenCV's own warnings (a video backend that cannot open a file, a decoder's complaint) would
+    // come before the one message this program gives for bad input; OPENCV_LOG_LEVEL still rules
+    // where it is set.
+    if (!std::getenv("OPENCV_LOG_LEVEL"))
+        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     CLI::App app{"nertzref-cli: score Nertz hands, referee them, and keep the league"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "nertzref-cli 0.1.0");

@@ -414,6 +414,28 @@ TEST(LakeCounter, APictureNotAMultipleOfEightCountsTheSame) {
     }
 }
 
+// A picture far thinner than it is long keeps no pixel one way at the finder's working size (1 x
+// 4000 at 640 px is 0.16 px high): no cards, no OpenCV assertion (an internal error from `count`
+// and `lake` before 2026-11-29), with and without the face reader, and frame by frame in a clip.
+TEST(LakeCounter, APictureTooThinToShowACardCountsNoCards) {
+    vi::Detector faces(vi::DetectorOptions::readOnce());
+    for (const cv::Mat& m : {cv::Mat(1, 4000, CV_8UC3, cv::Scalar(40, 90, 160)),
+                             cv::Mat(5000, 2, CV_8UC3, cv::Scalar(40, 90, 160))}) {
+        EXPECT_TRUE(vi::findBackCards(m).empty());
+        for (vi::Detector* reader : {static_cast<vi::Detector*>(nullptr), &faces}) {
+            vi::DeckCount c;
+            ASSERT_NO_THROW(c = vi::countBacks(m, decks().matcher, {}, reader));
+            EXPECT_EQ(c.total(), 0);
+            EXPECT_EQ(c.unknown, 0);
+            EXPECT_TRUE(c.cards.empty());
+        }
+        vi::StreamCounter counter(decks().matcher);
+        for (int f = 0; f < 5; ++f) ASSERT_NO_THROW(counter.push(m)) << "frame " << f;
+        EXPECT_EQ(counter.count().total(), 0);
+        EXPECT_TRUE(counter.atRest());
+    }
+}
+
 TEST(BackMatcher, UnenrolledBackIsUnknownAndCloseBacksWarn) {
     vi::BackMatcher m;
     m.add("blue", decks().matcher.decks()[0].signature);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -229,6 +230,54 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
     const auto half = run({"count", truncated, "--json"});
     EXPECT_EQ(half.code, 2) << half.out;
     EXPECT_NE(half.err.find("half.jpg"), std::string::npos) << half.err;
+
+    // a clip cut in half (its frame list with it), and a file named .avi that holds no video: one
+    // line naming it (no video backend's own complaints before it, as OpenCV's MJPEG reader and
+    // log printed them before 2026-11-29)
+    const std::string clip = (dir / "clip.avi").string();
+    {
+        cv::VideoWriter out(clip, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0, cv::Size(320, 240));
+        ASSERT_TRUE(out.isOpened());
+        for (int f = 0; f < 5; ++f) out.write(cv::Mat(240, 320, CV_8UC3, cv::Scalar::all(40 * f)));
+    }
+    const std::string cut = (dir / "cut.avi").string(), junk = (dir / "junk.avi").string();
+    {
+        const std::string whole = nertz::testing::slurp(clip);
+        std::ofstream(cut, std::ios::binary) << whole.substr(0, whole.size() / 2);
+    }
+    std::ofstream(junk, std::ios::binary) << "RIFF" << std::string(100, '\0');
+    for (const std::string& bad : {cut, junk}) {
+        const auto r = run({"count", bad, "--json"});
+        EXPECT_EQ(r.code, 2) << r.out;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_NE(r.err.find(fs::path(bad).filename().string()), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+}
+
+// A picture far thinner than it is long (1 x 4000, 5000 x 2) keeps no pixel one way at the finder's
+// working size: it shows no card, so the count is 0 (exit 0, with or without the face reader), not
+// an OpenCV assertion reported as an internal error (exit 1, before 2026-11-29); enrolling from it
+// finds no card (exit 2).
+TEST_F(CountCli, APictureTooThinToShowACardCountsNoCards) {
+    ASSERT_EQ(run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code, 0);
+    for (const cv::Size size : {cv::Size(4000, 1), cv::Size(2, 5000)}) {
+        const std::string thin = (dir / ("thin" + std::to_string(size.width) + ".png")).string();
+        ASSERT_TRUE(cv::imwrite(thin, cv::Mat(size, CV_8UC3, cv::Scalar(40, 90, 160))));
+        for (const bool faces : {true, false}) {
+            std::vector<std::string> args{"count", thin, "--json"};
+            if (!faces) args.push_back("--no-faces");
+            const auto r = run(args);
+            ASSERT_EQ(r.code, 0) << r.err;
+            const Json j = Json::parse(r.out);
+            EXPECT_EQ(j["counts"]["Ann-blue"], 0);
+            EXPECT_EQ(j["unknown"], 0);
+            EXPECT_TRUE(j["cards"].empty());
+        }
+        const auto enrol = run({"deck", "enroll", "--deck", "Bo-red", thin});
+        EXPECT_EQ(enrol.code, 2);
+        EXPECT_NE(enrol.err.find("no card back found"), std::string::npos) << enrol.err;
+    }
 }
 
 // A real phone photo of one face-up card (the ten of diamonds, ../shared/data/real-cards, no back

@@ -100,6 +100,32 @@ TEST(VisionCli, DetectGivesExitTwoForAPictureItCannotReadAndStillAnswersTheOther
     EXPECT_NE(missing.err.find("/nonexistent/x.jpg"), std::string::npos) << missing.err;
 }
 
+// A picture far thinner than it is long keeps no pixel one way at the working size: no cards and
+// an expected lake of 0 (exit 0), not an OpenCV assertion reported as an internal error (exit 1,
+// before 2026-11-29). Written as binary PPM (P6), which the CLI reads like any other picture.
+TEST(VisionCli, DetectAndLakeGiveNoCardsForAPictureTooThinToShowOne) {
+    for (const auto& [w, h] : {std::pair{4000, 1}, std::pair{2, 5000}}) {
+        const fs::path thin = fs::temp_directory_path() /
+                              ("nertz-vision-cli-thin-" + std::to_string(::getpid()) + "-" + std::to_string(w) + ".ppm");
+        {
+            std::ofstream f(thin, std::ios::binary);
+            f << "P6\n" << w << " " << h << "\n255\n" << std::string(std::size_t(w) * std::size_t(h) * 3, char(200));
+        }
+        const auto d = runCli({"detect", thin.string(), "--json"});
+        const auto l = runCli({"lake", thin.string(), "--json"});
+        fs::remove(thin);
+        ASSERT_EQ(d.code, 0) << d.err;
+        const Json dj = Json::parse(d.out);
+        EXPECT_EQ(dj["width"], w);
+        EXPECT_EQ(dj["height"], h);
+        EXPECT_TRUE(dj["cards"].empty());
+        ASSERT_EQ(l.code, 0) << l.err;
+        const Json lj = Json::parse(l.out);
+        EXPECT_EQ(lj["expected"], 0);
+        EXPECT_TRUE(lj["tops"].empty());
+    }
+}
+
 // The readings added from other aspects and scales (ninth session) take their options' ranges:
 // out of range, or not a number, is exit 2 with one line naming the option, nothing on stdout.
 TEST(VisionCli, TheOtherReadingsOptionsNameABadValue) {

@@ -127,6 +127,26 @@ TEST(Detector, BadFramesGiveAnErrorOrNothing) {
     }
 }
 
+// A picture far thinner than it is long keeps no pixel one way at the working size (1 x 4000 at
+// 1280 is 0.32 px high): no card can show there, so no cards rather than an OpenCV assertion
+// (which the CLI reported as an internal error, exit 1, before 2026-11-29). The square-picture
+// aspects path is taken by a 2 x 2 picture.
+TEST(Detector, APictureTooThinToShowACardGivesNoCards) {
+    NERTZ_REQUIRE_MODEL();
+    for (const cv::Mat& m : {cv::Mat(1, 4000, CV_8UC3, cv::Scalar(200, 200, 200)),
+                             cv::Mat(5000, 2, CV_8UC3, cv::Scalar(200, 200, 200)),
+                             cv::Mat(2, 2, CV_8UC3, cv::Scalar(200, 200, 200))}) {
+        for (const DetectorOptions& o : {DetectorOptions{}, DetectorOptions::readOnce()}) {
+            Detector d(o);
+            Detection r;
+            ASSERT_NO_THROW(r = d.detect(m)) << m.cols << "x" << m.rows;
+            EXPECT_EQ(r.width, m.cols);
+            EXPECT_EQ(r.height, m.rows);
+            EXPECT_TRUE(r.cards.empty()) << m.cols << "x" << m.rows;
+        }
+    }
+}
+
 TEST(Detector, GrayscaleAndAlphaVersionsOfARealPhotoStillRead) {
     NERTZ_REQUIRE_MODEL();
     NERTZ_REQUIRE_REAL_PHOTOS();

@@ -15,6 +15,7 @@
 #include "nertz/vision/image_io.hpp"
 #include "nertz/vision/pip_colour.hpp"
 #include "median.hpp"
+#include "scaled_size.hpp"
 
 namespace nertz::vision {
 
@@ -236,6 +237,7 @@ Detection Detector::detect(const cv::Mat& image) {
                 std::min(1.f, float(options_.workMaxSide) / (float(bgr.cols) * std::max(fx, fy)));
             fx *= k;
             fy *= k;
+            if (!detail::keepsPixels(bgr.size(), fx, fy)) continue;
             cv::Mat stretched;
             cv::resize(bgr, stretched, cv::Size(), fx, fy,
                        k < 1.f ? cv::INTER_AREA : cv::INTER_CUBIC);
@@ -304,6 +306,11 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
 
     // 1. working copy: gray, longest side between workMinSide and workMaxSide
     const double scale = workScale(bgr.size()) * enlarge;
+    // a picture that keeps no pixel one way at the working size (a 1 x 4000 strip) shows no card
+    if (!detail::keepsPixels(bgr.size(), scale, scale)) {
+        if (surest) *surest = 0.f;
+        return result;
+    }
     cv::Mat work = bgr;
     if (scale < 1.0)
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);

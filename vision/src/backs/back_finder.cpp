@@ -17,6 +17,7 @@
 
 #include "../median.hpp"
 #include "../sample_bgr.hpp"
+#include "../scaled_size.hpp"
 #if NERTZ_READER_AVX2
 #include "conv1d_avx2.hpp"
 #endif
@@ -1815,6 +1816,8 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
     claimed = 1.f;
     const float scale =
         std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
+    // a picture that keeps no pixel one way at the working size (a 1 x 4000 strip) shows no card
+    if (!detail::keepsPixels(bgr.size(), scale, scale)) return out;
     cv::Mat work;
     if (scale < 1.f)
         cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);

@@ -11,6 +11,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "../scaled_size.hpp"
+
 namespace nertz::vision {
 
 namespace {
@@ -346,6 +348,11 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         throw std::invalid_argument("frame " + std::to_string(frame_) + ": size changed mid-clip");
     }
     cv::Mat small;
+    // a frame that keeps no pixel one way at the working size (a 1 x 4000 strip) shows no card
+    if (!detail::keepsPixels(bgr.size(), scale_, scale_)) {
+        ++frame_;
+        return {};
+    }
     cv::resize(bgr, small, cv::Size(), scale_, scale_, cv::INTER_AREA);
     cv::GaussianBlur(small, small, cv::Size(3, 3), 0);
     std::vector<CountedCard> fresh;
