@@ -273,6 +273,8 @@ TEST_F(LeagueCli, BadInputExitsTwoAndLeavesTheDatabaseUnchanged) {
     ok({"hand", "add", g}, kHandAnnCalls);
     expectRejected({"hand", "add", g}, "{\"players\": [", "not valid JSON");
     expectRejected({"game", "record", "--league", "Club", "--rules", "nna"}, "{oops", "not valid JSON");
+    expectRejected({"hand", "add", g}, R"({"players":[{"name":"Ann","lake":1e400,"nertz_left":0}]})",
+                   "number overflow parsing '1e400'");
     expectRejected({"game", "start", "--league", "Club", "--rules", "nna", "--players", "Ann,Zed"}, "", "unknown player 'Zed'");
     expectRejected({"game", "record", "--league", "Nope", "--rules", "nna"}, R"({"players":["Ann","Bo"]})", "unknown league 'Nope'");
     expectRejected({"standings", "--league", "Nope"}, "", "unknown league 'Nope'");

@@ -162,6 +162,23 @@ TEST(GameJson, NamesTheBadField) {
     EXPECT_EQ(field(R"({"players":["Ann","Bo"],"rules":"nna"})"), "rules");
 }
 
+// A number no double holds is thrown by the JSON library as out_of_range (406) while it parses: the
+// same InputError as any other bad JSON (it escaped as an internal error, exit 1, before
+// 2026-11-29).
+TEST(ParseJson, ANumberTooLargeForADoubleIsBadJson) {
+    for (const char* text : {R"({"players":[{"name":"Ann","lake":1e400,"nertz_left":0}]})", "[-1e999]"}) {
+        try {
+            io::parseJson(text, "the hand");
+            FAIL() << text;
+        } catch (const sc::InputError& e) {
+            EXPECT_EQ(e.field(), "json");
+            const std::string what = e.what();
+            EXPECT_NE(what.find("the hand is not valid JSON (number overflow parsing"), std::string::npos) << what;
+            EXPECT_EQ(what.find("json.exception"), std::string::npos) << what;
+        }
+    }
+}
+
 TEST(ParseJson, ReportsWhereItBroke) {
     try {
         io::parseJson("{\"a\":", "the hand");

@@ -83,6 +83,13 @@ Json parseJson(const std::string& text, const std::string& what) {
         const auto p = msg.find("parse error");
         throw InputError("json", what + " is not valid JSON (" +
                                      (p == std::string::npos ? msg : msg.substr(p)) + ")");
+    } catch (const Json::exception& e) {
+        // a number no double holds ("1e400") is thrown while parsing as out_of_range, not as a
+        // parse error: the same clear message, without the library's "[json.exception...]" tag
+        std::string msg = e.what();
+        const auto p = msg.find("] ");
+        throw InputError("json", what + " is not valid JSON (" +
+                                     (p == std::string::npos ? msg : msg.substr(p + 2)) + ")");
     }
 }
 
