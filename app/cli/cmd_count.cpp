@@ -337,11 +337,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (!out) throw sc("out", "cannot write " + a->out);
             }
             fs::rename(tmp, a->out);
-            std::cout << io::Json{{"deck", a->deck},
+            std::cout << io::dumpJson(io::Json{{"deck", a->deck},
                                   {"views", sig.views()},
                                   {"bytes", bytes.size()},
-                                  {"warnings", warnings}}
-                             .dump()
+                                  {"warnings", warnings}})
                       << "\n";
         });
     }
@@ -404,11 +403,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
                 warnings.push_back(w.message);
             }
-            std::cout << io::Json{{"deck", a->deck},
+            std::cout << io::dumpJson(io::Json{{"deck", a->deck},
                                   {"views", sig.views()},
                                   {"bytes", sig.toBytes().size()},
-                                  {"warnings", warnings}}
-                             .dump()
+                                  {"warnings", warnings}})
                       << "\n";
         });
     }
@@ -491,7 +489,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
             }
             if (a->json) {
-                std::cout << j.dump() << "\n";
+                std::cout << io::dumpJson(j) << "\n";
                 return;
             }
             for (const auto& [name, n] : j["counts"].items())
@@ -574,7 +572,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                              {"expected", expected},
                              {"ms", std::round(det.ms * 10) / 10}};
             if (a->json) {
-                std::cout << j.dump() << "\n";
+                std::cout << io::dumpJson(j) << "\n";
                 return;
             }
             for (const auto& t : tops) std::cout << t.card.name() << " ";
@@ -724,7 +722,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                        {"ms_median", percentile(ms, 0.5)},
                        {"ms_p95", percentile(ms, 0.95)}};
             if (a->json) {
-                std::cout << j.dump() << "\n";
+                std::cout << io::dumpJson(j) << "\n";
                 return;
             }
             std::cout << std::fixed;
@@ -1029,7 +1027,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                                          {"distance", c.distance}, {"runner_up", c.runnerUp},
                                          {"nearest", c.nearest >= 0 ? matcher.decks()[std::size_t(c.nearest)].name : ""}, {"strip", c.strip}, {"covered", !c.shows.empty()},
                                          {"shows", pointsJson(c.shows)}});
-                    std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << found.dump() << "\n";
+                    std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << io::dumpJson(found) << "\n";
                 }
                 if (std::getenv("NERTZ_EVAL_SCENES")) {
                     std::cerr << files[i].filename().string() << " truth " << truthTotal
@@ -1086,7 +1084,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                             {"wrong", t.wrong}};
             j["attribution_by_design"] = jd;
             if (a->json) {
-                std::cout << j.dump() << "\n";
+                std::cout << io::dumpJson(j) << "\n";
                 return;
             }
             std::cout

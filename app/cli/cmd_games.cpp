@@ -204,7 +204,7 @@ void addGamesCommands(CLI::App& app, Context& ctx) {
                        {"result", io::gameResultJson(g)},
                        {"hands", hands},
                        {"audit", audit}};
-            std::cout << j.dump() << "\n";
+            std::cout << io::dumpJson(j) << "\n";
             return;
         }
         std::cout << "game " << s.id << "  league " << s.league << (s.season ? "  season " + *s.season : "") << "  "

@@ -34,7 +34,7 @@ void addLeagueCommands(CLI::App& app, Context& ctx) {
             if (*json) {
                 io::Json arr = io::Json::array();
                 for (const auto& l : leagues) arr.push_back({{"name", l.name}, {"games", l.games}, {"created_at", l.createdAt}});
-                std::cout << io::Json{{"leagues", arr}}.dump() << "\n";
+                std::cout << io::dumpJson(io::Json{{"leagues", arr}}) << "\n";
                 return;
             }
             std::vector<std::vector<std::string>> rows;
@@ -78,7 +78,7 @@ void addLeagueCommands(CLI::App& app, Context& ctx) {
             if (*json) {
                 io::Json arr = io::Json::array();
                 for (const auto& p : players) arr.push_back({{"name", p.name}, {"created_at", p.createdAt}});
-                std::cout << io::Json{{"players", arr}}.dump() << "\n";
+                std::cout << io::dumpJson(io::Json{{"players", arr}}) << "\n";
                 return;
             }
             for (const auto& p : players) std::cout << p.name << "\n";

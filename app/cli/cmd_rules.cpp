@@ -43,7 +43,7 @@ void addRulesCommands(CLI::App& app, Context&) {
         if (*listJson) {
             io::Json out = io::Json::array();
             for (const auto& id : sc::presetIds()) out.push_back(io::toJson(sc::preset(id)));
-            std::cout << io::Json{{"rules", out}}.dump() << "\n";
+            std::cout << io::dumpJson(io::Json{{"rules", out}}) << "\n";
             return;
         }
         for (const auto& id : sc::presetIds()) {
@@ -68,7 +68,7 @@ void addRulesCommands(CLI::App& app, Context&) {
         }
         const sc::RuleSet r = o->file.empty() ? sc::preset(o->id) : io::ruleSetFromFile(o->file);
         if (o->json) {
-            std::cout << io::toJson(r).dump() << "\n";
+            std::cout << io::dumpJson(io::toJson(r)) << "\n";
         } else {
             printRules(r);
         }

@@ -62,7 +62,7 @@ void addScoreCommands(CLI::App& app, Context&) {
         const sc::HandResult hand = io::handFromJson(in);
         io::Json out = io::toJson(sc::scoreHand(hand, rules));
         if (auto check = checksumOf(in, hand, rules.deck)) out["checksum"] = *check;
-        std::cout << out.dump() << "\n";
+        std::cout << io::dumpJson(out) << "\n";
     });
 
     auto* game = app.add_subcommand("game", "score a whole game read as JSON on stdin");
@@ -77,7 +77,7 @@ void addScoreCommands(CLI::App& app, Context&) {
         const sc::RuleSet rules = gameRules->resolve();
         const io::Json in = io::parseJson(readStdin(), "the game on stdin");
         const sc::Game g = io::gameFromJson(in, rules);
-        std::cout << io::gameResultJson(g).dump() << "\n";
+        std::cout << io::dumpJson(io::gameResultJson(g)) << "\n";
     });
 }
 

@@ -318,7 +318,7 @@ void addStandingsCommands(CLI::App& app, Context& ctx) {
         if (*json) {
             io::Json arr = io::Json::array();
             for (const auto& r : rows) arr.push_back(standingJson(r));
-            std::cout << io::Json{{"standings", arr}}.dump() << "\n";
+            std::cout << io::dumpJson(io::Json{{"standings", arr}}) << "\n";
             return;
         }
         std::vector<std::vector<std::string>> cells;
@@ -354,7 +354,7 @@ void addStandingsCommands(CLI::App& app, Context& ctx) {
                                 {"hands", e.hands},
                                 {"rating_after", e.ratingAfter ? io::Json(round1(*e.ratingAfter)) : io::Json(nullptr)}});
             }
-            std::cout << io::Json{{"player", s.player}, {"leagues", leagues}, {"history", hist}}.dump() << "\n";
+            std::cout << io::dumpJson(io::Json{{"player", s.player}, {"leagues", leagues}, {"history", hist}}) << "\n";
             return;
         }
         std::vector<std::string> header = kStandingHeader;
@@ -394,10 +394,9 @@ void addStandingsCommands(CLI::App& app, Context& ctx) {
             for (const auto& g : r.list) {
                 games.push_back({{"game", g.gameId}, {"date", g.date}, {"a_points", g.aPoints}, {"b_points", g.bPoints}});
             }
-            std::cout << io::Json{{"a", r.a},           {"b", r.b},         {"games", r.games},
+            std::cout << io::dumpJson(io::Json{{"a", r.a},           {"b", r.b},         {"games", r.games},
                                   {"a_wins", r.aWins},  {"b_wins", r.bWins}, {"ties", r.ties},
-                                  {"a_points", r.aPoints}, {"b_points", r.bPoints}, {"list", games}}
-                             .dump()
+                                  {"a_points", r.aPoints}, {"b_points", r.bPoints}, {"list", games}})
                       << "\n";
             return;
         }
@@ -422,7 +421,7 @@ void addStandingsCommands(CLI::App& app, Context& ctx) {
         auto db = openDb(ctx);
         const std::int64_t id = db::LeagueRepo(*db).idOf(*eleague);
         if (*format == "json") {
-            const std::string text = exportJson(*db, id).dump(2) + "\n";
+            const std::string text = io::dumpJson(exportJson(*db, id), 2) + "\n";
             if (out->empty()) {
                 std::cout << text;
             } else {

@@ -65,9 +65,8 @@ void addTourCommand(CLI::App& app, Context&) {
             game.addHand({{{"Ann", 30, 0, true, 0, {}}, {"Bo", 20, 4, false, 0, {}}}, sc::HandEnd::Nertz});
         }
         const auto result = io::gameResultJson(game);
-        std::cout << "    " << io::Json{{"totals", result["totals"]}, {"over", result["over"]},
-                                        {"winner", result["winner"]}, {"settlement", result["settlement"]}}
-                                   .dump()
+        std::cout << "    " << io::dumpJson(io::Json{{"totals", result["totals"]}, {"over", result["over"]},
+                                        {"winner", result["winner"]}, {"settlement", result["settlement"]}})
                   << "\n\nEvery command: nertzref-cli --help\n";
     });
 }

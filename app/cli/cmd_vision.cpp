@@ -116,7 +116,7 @@ void runDetect(const VisionOptions& o) {
             continue;
         }
         if (o.json) {
-            std::cout << toJson(path, d).dump() << "\n";
+            std::cout << io::dumpJson(toJson(path, d)) << "\n";
         } else {
             int faces = 0;
             for (const auto& c : d.cards) faces += c.face ? 1 : 0;
@@ -293,7 +293,7 @@ void runEval(const VisionOptions& o) {
         }
         j["confusions"] = json::array();
         for (auto& [k, v] : top) j["confusions"].push_back({{"what", k}, {"count", v}});
-        std::cout << j.dump() << "\n";
+        std::cout << io::dumpJson(j) << "\n";
         return;
     }
     std::cout << std::fixed << std::setprecision(3);

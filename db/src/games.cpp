@@ -148,11 +148,20 @@ std::int64_t GameRepo::create(const NewGame& game) {
     return id;
 }
 
+namespace {
+// Who entered and confirmed a hand is shown and printed as it is given: UTF-8 (checkText).
+void checkMeta(const HandMeta& m) {
+    checkText(m.enteredBy, "entered_by");
+    if (m.confirmedBy) checkText(*m.confirmedBy, "confirmed_by");
+}
+}  // namespace
+
 std::int64_t GameRepo::record(const NewGame& game, const std::vector<sc::HandResult>& hands,
                               const std::vector<HandMeta>& meta) {
     if (!meta.empty() && meta.size() != 1 && meta.size() != hands.size()) {
         throw sc::InputError("hands", "one hand record per hand is needed");
     }
+    for (const HandMeta& m : meta) checkMeta(m);
     sc::Game g(game.rules, game.sides);
     for (std::size_t h = 0; h < hands.size(); ++h) {
         try {
@@ -173,6 +182,7 @@ std::int64_t GameRepo::record(const NewGame& game, const std::vector<sc::HandRes
 }
 
 int GameRepo::addHand(std::int64_t gameId, sc::HandResult hand, const HandMeta& meta) {
+    checkMeta(meta);
     Transaction tx(db_);
     StoredGame s = loadUnlocked(gameId);
     s.game.addHand(std::move(hand));
@@ -191,12 +201,14 @@ void checkNumber(const StoredGame& s, int number) {
 }
 void checkReason(const std::string& reason) {
     if (reason.find_first_not_of(" \t") == std::string::npos) throw DbInputError("reason", "give a reason for the correction");
+    checkText(reason, "reason");
 }
 }  // namespace
 
 void GameRepo::editHand(std::int64_t gameId, int number, sc::HandResult hand, const HandMeta& meta,
                         const std::string& reason) {
     checkReason(reason);
+    checkMeta(meta);
     Transaction tx(db_);
     StoredGame s = loadUnlocked(gameId);
     checkNumber(s, number);
@@ -214,6 +226,7 @@ void GameRepo::editHand(std::int64_t gameId, int number, sc::HandResult hand, co
 
 void GameRepo::deleteHand(std::int64_t gameId, int number, const std::string& who, const std::string& reason) {
     checkReason(reason);
+    checkText(who, "entered_by");
     Transaction tx(db_);
     StoredGame s = loadUnlocked(gameId);
     checkNumber(s, number);

@@ -2,9 +2,59 @@
 
 namespace nertz::db {
 
+namespace {
+
+// The length in bytes of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF), 0 when there is none.
+std::size_t utf8Sequence(const std::string& s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    if (c < 0x80) return 1;
+    std::size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else return 0;
+    if (i + n > s.size() || b(i + 1) < lo || b(i + 1) > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+    return n;
+}
+
+// Code points of `s` when it is well-formed UTF-8; else throws naming the first bad byte.
+std::size_t utf8Length(const std::string& s, const std::string& field) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < s.size(); ++count) {
+        const std::size_t n = utf8Sequence(s, i);
+        if (n == 0) {
+            static const char* hex = "0123456789ABCDEF";
+            const unsigned char c = static_cast<unsigned char>(s[i]);
+            throw DbInputError(field, std::string("is not UTF-8 text (byte 0x") + hex[c >> 4] + hex[c & 15] +
+                                          " at position " + std::to_string(i + 1) + ")");
+        }
+        i += n;
+    }
+    return count;
+}
+
+// The first `n` code points of well-formed UTF-8 `s`.
+std::string utf8Prefix(const std::string& s, std::size_t n) {
+    std::size_t i = 0;
+    for (std::size_t k = 0; k < n && i < s.size(); ++k) i += utf8Sequence(s, i);
+    return s.substr(0, i);
+}
+
+}  // namespace
+
+void checkText(const std::string& text, const std::string& field) {
+    utf8Length(text, field);
+}
+
 void checkName(const std::string& name, const std::string& field) {
     if (name.empty()) throw DbInputError(field, "must not be empty");
-    if (name.size() > 64) throw DbInputError(field, "'" + name.substr(0, 20) + "...' is longer than 64 characters");
+    if (utf8Length(name, field) > 64)
+        throw DbInputError(field, "'" + utf8Prefix(name, 20) + "...' is longer than 64 characters");
     for (unsigned char c : name) {
         if (c < 0x20 || c == 0x7f || c == ',') {
             throw DbInputError(field, "'" + name + "' contains a comma or a control character");
@@ -61,6 +111,7 @@ std::int64_t PlayerRepo::idOf(const std::string& name, const std::string& field)
 
 std::int64_t PlayerRepo::addDeck(const Deck& deck) {
     checkName(deck.name, "name");
+    if (deck.colour) checkText(*deck.colour, "colour");
     Transaction tx(db_);
     const std::int64_t owner = idOf(deck.owner, "owner");
     auto& dup = db_.cached("SELECT 1 FROM decks WHERE owner_id = ? AND name = ?");
@@ -113,6 +164,7 @@ std::optional<Deck> PlayerRepo::findDeck(const std::string& owner, const std::st
 void PlayerRepo::setDeckBack(std::int64_t deckId, const std::vector<std::uint8_t>& backSignature,
                              const std::optional<std::string>& colour) {
     if (colour && colour->empty()) throw DbInputError("colour", "must not be empty");
+    if (colour) checkText(*colour, "colour");
     Transaction tx(db_);
     deck(deckId);  // exists?
     std::optional<std::vector<std::uint8_t>> blob;

@@ -279,6 +279,7 @@ TEST_F(LeagueCli, BadInputExitsTwoAndLeavesTheDatabaseUnchanged) {
     expectRejected({"game", "record", "--league", "Nope", "--rules", "nna"}, R"({"players":["Ann","Bo"]})", "unknown league 'Nope'");
     expectRejected({"standings", "--league", "Nope"}, "", "unknown league 'Nope'");
     expectRejected({"player", "add", "Ann"}, "", "already exists");
+    expectRejected({"player", "add", "Ren\xe9" "e"}, "", "name: is not UTF-8 text (byte 0xE9 at position 4)");
     expectRejected({"league", "create", "Club"}, "", "already exists");
     expectRejected({"season", "create", "Club", "Spring"}, "", "already has a season");
     expectRejected({"player", "rename", "Nobody", "X"}, "", "unknown player 'Nobody'");

@@ -126,6 +126,28 @@ TEST(VisionCli, DetectAndLakeGiveNoCardsForAPictureTooThinToShowOne) {
     }
 }
 
+// A picture whose file name is not UTF-8 (Latin-1 "café.ppm"): the JSON still prints, the name's
+// stray byte as U+FFFD (the JSON library threw on it before 2026-11-29, so nothing was printed and
+// the CLI answered exit 1).
+TEST(VisionCli, DetectPrintsJsonForAFileNameThatIsNotUtf8) {
+    const fs::path dir = fs::temp_directory_path() / ("nertz-vision-cli-latin1-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path file = dir / "caf\xe9.ppm";
+    {
+        std::ofstream f(file, std::ios::binary);
+        f << "P6\n64 48\n255\n" << std::string(64 * 48 * 3, char(120));
+    }
+    const auto d = runCli({"detect", file.string(), "--json"});
+    const auto l = runCli({"lake", file.string(), "--json"});
+    fs::remove_all(dir);
+    ASSERT_EQ(d.code, 0) << d.err;
+    const Json j = Json::parse(d.out);
+    EXPECT_EQ(j["image"], (dir / "caf\xef\xbf\xbd.ppm").string());
+    EXPECT_EQ(j["width"], 64);
+    ASSERT_EQ(l.code, 0) << l.err;
+    EXPECT_EQ(Json::parse(l.out)["expected"], 0);
+}
+
 // The readings added from other aspects and scales (ninth session) take their options' ranges:
 // out of range, or not a number, is exit 2 with one line naming the option, nothing on stdout.
 TEST(VisionCli, TheOtherReadingsOptionsNameABadValue) {

@@ -82,6 +82,63 @@ TEST_F(Repo, PlayersAddListRenameAndErrors) {
     EXPECT_EQ(players.list().front().name, "Ann");
 }
 
+// Text stored for people to read is UTF-8: a name, colour, reason or who typed in a terminal set to
+// Latin-1 is refused naming the byte, and nothing is stored (before 2026-11-29 it was stored, and
+// every JSON listing of it then failed). A name's 64-character limit counts characters, not bytes.
+TEST_F(Repo, TextThatIsNotUtf8IsRefusedAndNamesCountCharacters) {
+    const std::string latin1 = "Ren\xe9" "e", stray = "B\xffo", cut = "\xc3\xa9\xe2\x82", overlong = "\xc0\xaf",
+                      surrogate = "\xed\xa0\x80";
+    for (const std::string& bad : {latin1, stray, cut, overlong, surrogate}) {
+        try {
+            players.add(bad);
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const db::DbInputError& e) {
+            EXPECT_NE(std::string(e.what()).find("is not UTF-8 text (byte 0x"), std::string::npos) << e.what();
+        }
+        EXPECT_THROW(leagues.create(bad), db::DbInputError);
+        EXPECT_THROW(players.addDeck({0, "Ann", bad, {}, {}}), db::DbInputError);
+        EXPECT_THROW(players.addDeck({0, "Ann", "Red", bad, {}}), db::DbInputError);
+    }
+    try {
+        players.add(latin1);
+    } catch (const db::DbInputError& e) {
+        EXPECT_NE(std::string(e.what()).find("byte 0xE9 at position 4"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(players.list().size(), 4u);
+    EXPECT_TRUE(players.decks(std::string("Ann")).empty());
+
+    std::string e64, e65;  // 'é' is two bytes
+    for (int i = 0; i < 64; ++i) e64 += "\xc3\xa9";
+    e65 = e64 + "\xc3\xa9";
+    EXPECT_NO_THROW(players.add(e64));
+    EXPECT_NO_THROW(players.add("Zoë 🂡"));
+    EXPECT_THROW(players.add(e65), db::DbInputError);
+    EXPECT_THROW(players.add(std::string(65, 'a')), db::DbInputError);
+
+    const auto deck = players.addDeck({0, "Ann", "Blue", std::string("bleu clair"), {}});
+    EXPECT_THROW(players.setDeckBack(deck, {1}, stray), db::DbInputError);
+    EXPECT_EQ(players.deck(deck).colour, std::optional<std::string>("bleu clair"));
+
+    const auto id = games.create(newGame({"Ann", "Bo"}));
+    db::HandMeta byLatin1;
+    byLatin1.enteredBy = latin1;
+    EXPECT_THROW(games.addHand(id, hand({side("Ann", 14, 0, true), side("Bo", 9, 3)}), byLatin1), db::DbInputError);
+    db::HandMeta confirmed;
+    confirmed.enteredBy = "ref";
+    confirmed.confirmedBy = stray;
+    EXPECT_THROW(games.addHand(id, hand({side("Ann", 14, 0, true), side("Bo", 9, 3)}), confirmed), db::DbInputError);
+    EXPECT_TRUE(games.load(id).game.hands().empty());
+    games.addHand(id, hand({side("Ann", 14, 0, true), side("Bo", 9, 3)}), {});
+    db::HandMeta ref;
+    ref.enteredBy = "ref";
+    EXPECT_THROW(games.editHand(id, 1, hand({side("Ann", 10, 0, true), side("Bo", 9, 3)}), ref, "lake " + stray),
+                 db::DbInputError);
+    EXPECT_THROW(games.deleteHand(id, 1, latin1, "entered twice"), db::DbInputError);
+    EXPECT_THROW(games.deleteHand(id, 1, "ref", latin1), db::DbInputError);
+    EXPECT_EQ(games.load(id).game.hands().size(), 1u);
+    EXPECT_TRUE(games.audit(id).empty());
+}
+
 TEST_F(Repo, DecksKeepOwnerColourAndSignatureBytes) {
     db::Deck deck;
     deck.owner = "Ann";

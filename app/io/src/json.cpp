@@ -93,6 +93,10 @@ Json parseJson(const std::string& text, const std::string& what) {
     }
 }
 
+std::string dumpJson(const Json& j, int indent) {
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 Json readJsonFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("file", "cannot read '" + path + "'");

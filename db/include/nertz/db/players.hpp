@@ -52,7 +52,13 @@ private:
     Database& db_;
 };
 
-// Names must be non-empty, at most 64 characters, without control characters or commas.
+// Names must be non-empty UTF-8, at most 64 characters (code points), without control characters
+// or commas.
 void checkName(const std::string& name, const std::string& field);
+
+// Free text stored for people to read (a deck's colour, a correction's reason, who entered a hand)
+// must be UTF-8: what is stored is shown by the app and printed as JSON, where stray bytes (a
+// terminal or file in Latin-1) cannot go. Throws DbInputError(field, ...) naming the first bad byte.
+void checkText(const std::string& text, const std::string& field);
 
 }  // namespace nertz::db

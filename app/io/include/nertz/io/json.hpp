@@ -16,6 +16,11 @@ Json parseJson(const std::string& text, const std::string& what = "input");
 // Reads and parses a whole file; throws InputError naming the file when it can't be read.
 Json readJsonFile(const std::string& path);
 
+// JSON text for output (indent -1: one line). Bytes that are not UTF-8 in a string (a file name in
+// Latin-1, a name stored by an older version) become U+FFFD, where Json::dump would throw and
+// print nothing.
+std::string dumpJson(const Json& j, int indent = -1);
+
 // Rule sets. A custom file may name a preset to start from ("base": "nna") and override any
 // field; unknown fields are errors.
 Json toJson(const scoring::RuleSet& rules);
