@@ -1,4 +1,5 @@
 // standings, player stats, head-to-head, export (csv/json) and import of a league.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -59,8 +60,20 @@ std::vector<std::string> standingCells(std::size_t rank, const db::StandingRow& 
             fixed1(r.rating)};
 }
 
-std::string csvCell(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+// A text cell that a spreadsheet would run as a formula (one starting with =, +, -, @, a tab or a
+// carriage return: a player called "=HYPERLINK(...)") is written after an apostrophe, which
+// spreadsheets read as "this is text" and do not show; a number (a penalty of -6) is written as it
+// is. The JSON export carries every name unchanged.
+bool formulaLike(const std::string& s) {
+    if (s.empty() || std::string("=+-@\t\r").find(s.front()) == std::string::npos) return false;
+    char* end = nullptr;
+    std::strtod(s.c_str(), &end);
+    return end != s.c_str() + s.size();  // not a number as a whole
+}
+
+std::string csvCell(const std::string& cell) {
+    const std::string s = formulaLike(cell) ? "'" + cell : cell;
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -210,6 +211,35 @@ TEST_F(LeagueCli, ExportImportExportIsByteIdentical) {
     EXPECT_EQ(hands.substr(0, hands.find('\n')), "game,date,season,hand,side,members,lake,nertz_left,called,false_calls,pile_size,lake_points,penalty,bonus,false_call,score,entered_by,confirmed_by");
     EXPECT_EQ(std::count(hands.begin(), hands.end(), '\n'), 1 + 2 * 3 + 2 * 2);
     EXPECT_TRUE(fs::exists(dir / "csv" / "standings.csv"));
+}
+
+// Names a spreadsheet would run as formulas ("=1+2", "@SUM(A1)", "-Bo") go into the CSV export
+// after an apostrophe (read as text, not shown); numbers such as a penalty of -6 stay numbers, and
+// the JSON export keeps the names as they are.
+TEST_F(LeagueCli, CsvExportWritesFormulaLikeNamesAsText) {
+    ok({"league", "create", "Club"});
+    for (const char* p : {"=1+2", "@SUM(A1)", "-Bo"}) ok({"player", "add", "--", p});  // "--": -Bo is no option
+    const std::string g = startGame("=1+2,@SUM(A1),-Bo");
+    ok({"hand", "add", g, "--entered-by", "+ref"},
+       R"j({"players":[{"name":"=1+2","lake":14,"nertz_left":0,"called":true},
+           {"name":"@SUM(A1)","lake":9,"nertz_left":3},{"name":"-Bo","lake":5,"nertz_left":8}]})j");
+    const auto csv = cli({"export", "--league", "Club", "--format", "csv"});
+    ASSERT_EQ(csv.code, 0) << csv.err;
+    std::vector<std::string> rows;
+    std::istringstream in(csv.out);
+    for (std::string line; std::getline(in, line);) rows.push_back(line);
+    ASSERT_GE(rows.size(), 4u) << csv.out;
+    // game,date,season,hand,side,members,lake,nertz_left,called,false_calls,pile_size,lake_points,penalty,...,entered_by,confirmed_by
+    EXPECT_EQ(rows[1].find("1,"), 0u) << rows[1];
+    EXPECT_NE(rows[1].find(",'=1+2,'=1+2,14,0,1,"), std::string::npos) << rows[1];
+    EXPECT_NE(rows[1].find(",'+ref,"), std::string::npos) << rows[1];
+    EXPECT_NE(rows[2].find(",'@SUM(A1),'@SUM(A1),9,3,0,"), std::string::npos) << rows[2];
+    EXPECT_NE(rows[3].find(",'-Bo,'-Bo,5,8,0,"), std::string::npos) << rows[3];
+    EXPECT_NE(rows[3].find(",-16,"), std::string::npos) << rows[3];  // nna: 8 left at -2 each
+    const auto json = cli({"export", "--league", "Club", "--format", "json"});
+    ASSERT_EQ(json.code, 0) << json.err;
+    EXPECT_EQ(Json::parse(json.out)["players"][0]["name"], "-Bo");
+    EXPECT_EQ(json.out.find("'="), std::string::npos);
 }
 
 TEST_F(LeagueCli, ExportCarriesDecksTheirBacksAndTheDeckOfEachSeat) {
