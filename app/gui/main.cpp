@@ -12,6 +12,8 @@
 #include <QTimer>
 #include <cstdio>
 
+#include <opencv2/core/utils/logger.hpp>
+
 #include "app_paths.hpp"
 #include "camera_source.hpp"
 #include "demo_clip.hpp"
@@ -59,6 +61,10 @@ int main(int argc, char** argv) {
     sinceStart.start();
     // Qt 6.4's GStreamer backend crashes without its plugin packages; FFmpeg's is complete.
     if (qEnvironmentVariableIsEmpty("QT_MEDIA_BACKEND")) qputenv("QT_MEDIA_BACKEND", "ffmpeg");
+    // OpenCV's own warnings (a video backend that cannot open a file) are not for the user; the app
+    // says what went wrong itself. OPENCV_LOG_LEVEL still rules where it is set.
+    if (qEnvironmentVariableIsEmpty("OPENCV_LOG_LEVEL"))
+        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("nertzref");
     QApplication::setApplicationName("nertzref");
