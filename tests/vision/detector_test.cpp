@@ -831,6 +831,34 @@ TEST(IndexReader, TheHalfResolutionGatePassesWhatTheReaderReadsSurely) {
     EXPECT_LT(passed, candidates / 4) << passed << " of " << candidates;
 }
 
+// A labelled folder's label lines: blank lines are skipped, a class outside classes.txt and a line
+// that is no label at all (before 2026-11-29 skipped as if blank, its card silently left out of the
+// truth) stop the loading naming the file and line.
+TEST(Evaluation, ALabelLineThatIsNoLabelNamesItsFileAndLine) {
+    const fs::path dir = fs::temp_directory_path() / ("nertz-labels-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "images");
+    fs::create_directories(dir / "labels");
+    std::ofstream(dir / "classes.txt") << "AS\n10H\nBACK\n";
+    cv::imwrite((dir / "images" / "a.png").string(), cv::Mat(32, 32, CV_8UC3, cv::Scalar::all(90)));
+    auto labels = [&](const std::string& text) { std::ofstream(dir / "labels" / "a.txt") << text; };
+    labels("0 0.5 0.5 0.1 0.1\n\n   \n1 0.2 0.2 0.1 0.1\n");
+    const auto items = loadLabelledFolder(dir.string());
+    ASSERT_EQ(items.size(), 1u);
+    EXPECT_EQ(items[0].truth.size(), 2u);
+    for (const auto& [text, needle] : {std::pair{"0 0.5 0.5 0.1 0.1\nAS 0.2 0.2 0.1 0.1\n", "a.txt:2: not a label line"},
+                                       std::pair{"7 0.5 0.5 0.1 0.1\n", "a.txt:1: class 7 not in classes.txt"}}) {
+        labels(text);
+        try {
+            loadLabelledFolder(dir.string());
+            ADD_FAILURE() << "accepted " << text;
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+        }
+    }
+    fs::remove_all(dir);
+}
+
 TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
     CardScore s;
     std::map<std::string, long> conf;

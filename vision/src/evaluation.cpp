@@ -49,7 +49,13 @@ void loadGroup(const fs::path& dir, const std::string& group,
             ++lineNo;
             std::istringstream ls(line);
             int cls;
-            if (!(ls >> cls)) continue;  // blank line
+            if (!(ls >> cls)) {
+                if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank line
+                // a line that does not start with a class number would otherwise drop its card
+                // from the truth unseen
+                throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) +
+                                         ": not a label line (class x y w h, or class x1 y1 x2 y2 ...)");
+            }
             if (cls < 0 || cls >= int(classes.size()))
                 throw std::runtime_error(label.string() + ":" + std::to_string(lineNo) +
                                          ": class " + std::to_string(cls) + " not in classes.txt");
