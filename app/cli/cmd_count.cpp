@@ -66,6 +66,9 @@ std::vector<std::uint8_t> readBytes(const std::string& path, const std::string& 
 // The signature of a deck from pictures of its back: the largest face-down card in each.
 vi::BackSignature enrolFromPictures(const std::vector<std::string>& images) {
     if (images.empty()) throw sc("IMAGE", "give at least one picture of the deck's back");
+    // a few views are enough (each adds ~13 kB to the signature stored with the deck)
+    if (images.size() > 5)
+        throw sc("IMAGE", "give 1-5 pictures of the deck's back, not " + std::to_string(images.size()));
     vi::BackSignature sig;
     for (const auto& path : images) {
         const cv::Mat img = readImage(path, "IMAGE");
@@ -328,15 +331,26 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
             }
             const auto bytes = sig.toBytes();
+            std::error_code ec;
+            if (fs::is_directory(a->out, ec))
+                throw sc("out", a->out + " is a folder; give the signature file's name");
+            // written beside the file and renamed over it: an interrupted write leaves the old file
             const std::string tmp = a->out + ".part";
             {
                 std::ofstream out(tmp, std::ios::binary);
                 if (!out) throw sc("out", "cannot write " + a->out);
                 out.write(reinterpret_cast<const char*>(bytes.data()),
                           std::streamsize(bytes.size()));
-                if (!out) throw sc("out", "cannot write " + a->out);
+                if (!out) {
+                    fs::remove(tmp, ec);
+                    throw sc("out", "cannot write " + a->out);
+                }
             }
-            fs::rename(tmp, a->out);
+            fs::rename(tmp, a->out, ec);
+            if (ec) {
+                fs::remove(tmp, ec);
+                throw sc("out", "cannot write " + a->out + " (" + ec.message() + ")");
+            }
             std::cout << io::dumpJson(io::Json{{"deck", a->deck},
                                   {"views", sig.views()},
                                   {"bytes", bytes.size()},

@@ -208,6 +208,20 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
     EXPECT_EQ(missing.code, 2);
     EXPECT_NE(missing.err.find("nope.png"), std::string::npos) << missing.err;
 
+    // more pictures than the 1-5 the help promises; a signature file that is a folder (it was an
+    // internal error, exit 1, leaving FOLDER.part behind)
+    const std::string view = enrolmentPicture(blue, 4, "v.png");
+    const auto six = run({"deck", "enroll", "--deck", "Ann-blue", view, view, view, view, view, view});
+    EXPECT_EQ(six.code, 2);
+    EXPECT_NE(six.err.find("give 1-5 pictures"), std::string::npos) << six.err;
+    const fs::path folder = dir / "sigs";
+    fs::create_directories(folder);
+    const auto toFolder = runCli({"backs", "enroll", "--deck", "X", "--out", folder.string(), view});
+    EXPECT_EQ(toFolder.code, 2);
+    EXPECT_NE(toFolder.err.find("is a folder"), std::string::npos) << toFolder.err;
+    EXPECT_FALSE(fs::exists(folder.string() + ".part"));
+    EXPECT_TRUE(fs::is_empty(folder));
+
     const auto noDeck = run({"deck", "enroll", "--deck", "Cy-green", enrolmentPicture(blue, 3, "b.png")});
     EXPECT_EQ(noDeck.code, 2);
     EXPECT_NE(noDeck.err.find("Cy-green"), std::string::npos) << noDeck.err;
