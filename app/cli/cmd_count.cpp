@@ -240,6 +240,44 @@ io::Json countVideo(const std::string& path, const vi::BackMatcher& matcher, boo
 
 // --- eval-count ---
 
+// The fields eval-count reads of a scene's JSON (written by `synth`), checked before any is used: a
+// file from elsewhere, or one cut short, is named with what it lacks (it was an internal error, exit
+// 1, "key 'decks' not found").
+void checkSceneFile(const io::Json& s, const std::string& file) {
+    auto bad = [&](const std::string& what) {
+        return sc("DIR", file + ": not a scene file of 'nertzref-cli synth' (" + what + ")");
+    };
+    if (!s.is_object()) throw bad("not a JSON object");
+    if (!s.contains("image") || !s["image"].is_string()) throw bad("no \"image\"");
+    if (!s.contains("decks") || !s["decks"].is_array()) throw bad("no \"decks\" list");
+    for (std::size_t k = 0; k < s["decks"].size(); ++k) {
+        const io::Json& d = s["decks"][k];
+        const std::string at = "decks[" + std::to_string(k) + "]";
+        if (!d.is_object() || !d.contains("id") || !d["id"].is_number_integer())
+            throw bad(at + " has no \"id\"");
+        for (const char* key : {"design", "back"})
+            if (!d.contains(key) || !d[key].is_string()) throw bad(at + " has no \"" + std::string(key) + "\"");
+    }
+    if (!s.contains("cards") || !s["cards"].is_array()) throw bad("no \"cards\" list");
+    for (std::size_t k = 0; k < s["cards"].size(); ++k) {
+        const io::Json& c = s["cards"][k];
+        const std::string at = "cards[" + std::to_string(k) + "]";
+        if (!c.is_object()) throw bad(at + " is not an object");
+        if (!c.contains("side") || !c["side"].is_string()) throw bad(at + " has no \"side\"");
+        if (!c.contains("visible_fraction") || !c["visible_fraction"].is_number())
+            throw bad(at + " has no \"visible_fraction\"");
+        const io::Json q = c.contains("quad") ? c["quad"] : io::Json();
+        bool quad = q.is_array() && q.size() == 4;
+        for (std::size_t p = 0; quad && p < 4; ++p)
+            quad = q[p].is_array() && q[p].size() == 2 && q[p][0].is_number() && q[p][1].is_number();
+        if (!quad) throw bad(at + " has no \"quad\" of four [x, y] points");
+        if (c["side"] != "back") continue;
+        if (!c.contains("deck") || !c["deck"].is_number_integer()) throw bad(at + " has no \"deck\"");
+        for (const char* key : {"design", "back"})
+            if (!c.contains(key) || !c[key].is_string()) throw bad(at + " has no \"" + std::string(key) + "\"");
+    }
+}
+
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -867,6 +905,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::map<std::string, cv::Mat> artCache;
             for (std::size_t i = 0; i < files.size(); ++i) {
                 const io::Json s = io::readJsonFile(files[i].string());
+                checkSceneFile(s, files[i].string());
                 const cv::Mat img =
                     readImage((dir / s.at("image").get<std::string>()).string(), "image");
                 // enrol each deck from its own flat-card render (never from this scene)

@@ -360,6 +360,24 @@ TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
     EXPECT_DOUBLE_EQ(j0.at("mean_abs_count_error").get<double>(),
                      j.at("mean_abs_count_error").get<double>());
     EXPECT_EQ(runCli({"eval-count", out.string(), "--legible", "1.5"}).code, 2);
+    // a scene file that lacks what eval-count reads: exit 2 naming the file and the field (an
+    // internal error, exit 1, "key 'decks' not found", before 2026-11-29)
+    fs::path scene;
+    for (const auto& f : fs::directory_iterator(out / "cards")) scene = f.path();
+    auto s = nlohmann::json::parse(slurp(scene.string()));
+    s.erase("decks");
+    std::ofstream(scene) << s.dump();
+    const auto broken = runCli({"eval-count", out.string(), "--no-faces", "--cardart", NERTZ_TEST_CARDART});
+    EXPECT_EQ(broken.code, 2) << broken.err;
+    EXPECT_NE(broken.err.find(scene.filename().string() + ": not a scene file of 'nertzref-cli synth' (no \"decks\" list)"),
+              std::string::npos) << broken.err;
+    EXPECT_TRUE(broken.out.empty()) << broken.out;
+    s["decks"] = nlohmann::json::array();
+    s["cards"][0].erase("quad");
+    std::ofstream(scene) << s.dump();
+    const auto noQuad = runCli({"eval-count", out.string(), "--no-faces", "--cardart", NERTZ_TEST_CARDART});
+    EXPECT_EQ(noQuad.code, 2);
+    EXPECT_NE(noQuad.err.find("cards[0] has no \"quad\""), std::string::npos) << noQuad.err;
     fs::remove_all(out);
 }
 
