@@ -49,6 +49,7 @@ bool isVideo(const fs::path& p) {
 }
 
 cv::Mat readImage(const std::string& path, const std::string& field) {
+    if (fs::is_directory(path)) throw sc(field, path + ": a folder, not a picture");
     if (!fs::is_regular_file(path)) throw sc(field, "no such file: " + path);
     try {
         return vi::loadImage(path);  // size limits checked before decoding; any pixel format
@@ -515,6 +516,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
             io::Json j;
             if (isVideo(a->input)) {
+                if (fs::is_directory(a->input))
+                    throw sc("INPUT", a->input + ": a folder, not a picture or a video");
                 if (!fs::is_regular_file(a->input)) throw sc("INPUT", "no such file: " + a->input);
                 j = countVideo(a->input, matcher, a->spotOnly);
             } else {

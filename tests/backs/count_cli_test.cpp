@@ -241,6 +241,9 @@ TEST_F(CountCli, BadInputExitsTwoNamingItAndChangesNothing) {
         const std::string whole = nertz::testing::slurp(picture);
         std::ofstream(truncated, std::ios::binary) << whole.substr(0, whole.size() / 3);
     }
+    const auto aFolder = run({"count", dir.string(), "--json"});
+    EXPECT_EQ(aFolder.code, 2);
+    EXPECT_NE(aFolder.err.find("a folder, not a picture"), std::string::npos) << aFolder.err;
     const auto half = run({"count", truncated, "--json"});
     EXPECT_EQ(half.code, 2) << half.out;
     EXPECT_NE(half.err.find("half.jpg"), std::string::npos) << half.err;

@@ -42,6 +42,20 @@ TEST(ImageIo, MissingFileIsAClearError) {
     EXPECT_THROW(loadImage("/nonexistent/nothing.jpg"), ImageError);
 }
 
+// A folder given as a picture: said so (it read as "file larger than 200000000 bytes" before
+// 2026-11-29, a folder's stream ending at the largest offset).
+TEST(ImageIo, AFolderIsNotAPicture) {
+    const auto dir = tempFile("a-folder.jpg");
+    std::filesystem::create_directories(dir);
+    try {
+        loadImage(dir.string());
+        FAIL() << "expected ImageError";
+    } catch (const ImageError& e) {
+        EXPECT_NE(std::string(e.what()).find("a-folder.jpg: a folder, not a picture"), std::string::npos) << e.what();
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(ImageIo, ZeroByteFileIsRefused) {
     auto p = tempFile("empty.jpg");
     writeBytes(p, {});

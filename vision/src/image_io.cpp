@@ -2,6 +2,7 @@
 #include "nertz/vision/image_io.hpp"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -146,6 +147,9 @@ cv::Mat toBgr8(const cv::Mat& image) {
 }
 
 cv::Mat loadImage(const std::string& path) {
+    // (a folder opens as a stream whose end lies at the largest offset: "file larger than ...")
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw ImageError(path + ": a folder, not a picture");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw ImageError(path + ": cannot open file");
     std::streamoff size = in.tellg();
