@@ -48,9 +48,14 @@ bool isVideo(const fs::path& p) {
     return e == ".avi" || e == ".mp4" || e == ".mkv" || e == ".mov" || e == ".webm" || e == ".mjpg";
 }
 
-cv::Mat readImage(const std::string& path, const std::string& field) {
-    if (fs::is_directory(path)) throw sc(field, path + ": a folder, not a picture");
+// `path` names a file (`kind`: what it should hold, for the message when it is a folder).
+void requireFile(const std::string& path, const std::string& field, const std::string& kind) {
+    if (fs::is_directory(path)) throw sc(field, path + ": a folder, not " + kind);
     if (!fs::is_regular_file(path)) throw sc(field, "no such file: " + path);
+}
+
+cv::Mat readImage(const std::string& path, const std::string& field) {
+    requireFile(path, field, "a picture");
     try {
         return vi::loadImage(path);  // size limits checked before decoding; any pixel format
     } catch (const vi::ImageError& e) {
@@ -516,9 +521,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
             io::Json j;
             if (isVideo(a->input)) {
-                if (fs::is_directory(a->input))
-                    throw sc("INPUT", a->input + ": a folder, not a picture or a video");
-                if (!fs::is_regular_file(a->input)) throw sc("INPUT", "no such file: " + a->input);
+                requireFile(a->input, "INPUT", "a video");
                 j = countVideo(a->input, matcher, a->spotOnly);
             } else {
                 vi::BackFinderOptions finder;

@@ -174,11 +174,8 @@ std::optional<std::vector<LabelledCard>> labelledCards(const std::string& imageP
             out.push_back(std::move(card));
         }
     } catch (const std::exception& e) {
-        // the JSON library's "[json.exception.out_of_range.403] key 'quad' not found" without its tag
-        std::string what = e.what();
-        const auto tag = what.find("] ");
-        if (what.rfind("[json.exception", 0) == 0 && tag != std::string::npos) what = what.substr(tag + 2);
-        throw scoring::InputError("DIR", file.string() + ": not a scene file of 'nertzref-cli synth' (" + what + ")");
+        throw scoring::InputError("DIR", file.string() + ": not a scene file of 'nertzref-cli synth' (" +
+                                             io::withoutJsonTag(e.what()) + ")");
     }
     return out;
 }

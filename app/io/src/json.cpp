@@ -78,19 +78,16 @@ Json optToJson(const std::optional<int>& v) {
 Json parseJson(const std::string& text, const std::string& what) {
     try {
         return Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        std::string msg = e.what();
-        const auto p = msg.find("parse error");
-        throw InputError("json", what + " is not valid JSON (" +
-                                     (p == std::string::npos ? msg : msg.substr(p)) + ")");
     } catch (const Json::exception& e) {
-        // a number no double holds ("1e400") is thrown while parsing as out_of_range, not as a
-        // parse error: the same clear message, without the library's "[json.exception...]" tag
-        std::string msg = e.what();
-        const auto p = msg.find("] ");
-        throw InputError("json", what + " is not valid JSON (" +
-                                     (p == std::string::npos ? msg : msg.substr(p + 2)) + ")");
+        // a parse error, or a number no double holds ("1e400"), which the parser throws as
+        // out_of_range: the library's message without its tag
+        throw InputError("json", what + " is not valid JSON (" + withoutJsonTag(e.what()) + ")");
     }
+}
+
+std::string withoutJsonTag(const std::string& what) {
+    const auto tag = what.find("] ");
+    return what.rfind("[json.exception", 0) == 0 && tag != std::string::npos ? what.substr(tag + 2) : what;
 }
 
 std::string dumpJson(const Json& j, int indent) {

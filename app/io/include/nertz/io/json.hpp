@@ -16,6 +16,10 @@ Json parseJson(const std::string& text, const std::string& what = "input");
 // Reads and parses a whole file; throws InputError naming the file when it can't be read.
 Json readJsonFile(const std::string& path);
 
+// An exception's message without the JSON library's "[json.exception.type.NNN] " tag ("key 'quad'
+// not found"); any other message as it is.
+std::string withoutJsonTag(const std::string& what);
+
 // JSON text for output (indent -1: one line). Bytes that are not UTF-8 in a string (a file name in
 // Latin-1, a name stored by an older version) become U+FFFD, where Json::dump would throw and
 // print nothing.
