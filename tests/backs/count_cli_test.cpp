@@ -299,7 +299,8 @@ TEST_F(CountCli, APictureTooThinToShowACardCountsNoCards) {
 
 // A real phone photo of one face-up card (the ten of diamonds, ../shared/data/real-cards, no back
 // in it): without its faces read (`--no-faces`, the counter before) the back finder cuts the card's
-// pips and the stone table around it into ~26 "cards", all unknown; with them (the default) the
+// pips and the stone table around it into "cards", all unknown (~26 with the segmenter before
+// 2026-11-29, 9 with the one fine-tuned on real photos); with them (the default) the
 // cards on the face-up card and those far smaller than it are left out, reported as `face_up`
 // (how many) and `face_up_cards` (their outlines).
 // Without the face reader's models the count stops with exit 2 and says how to count without it.
@@ -324,7 +325,7 @@ TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     const Json jn = Json::parse(now.out);
     RecordProperty("found_without_faces", found(jb));
     RecordProperty("found_with_faces", found(jn));
-    EXPECT_GE(found(jb), 10) << before.out;  // what the faces are needed for
+    EXPECT_GE(found(jb), 5) << before.out;  // what the faces are needed for
     EXPECT_LE(found(jn), 2) << now.out;
     EXPECT_EQ(jn["counts"]["Ann-blue"], 0);
     EXPECT_EQ(jn["face_up"].get<int>() + found(jn), found(jb));
@@ -339,14 +340,15 @@ TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     EXPECT_TRUE(noModels.out.empty());
 }
 
-// A real webcam photo of face-up cards on a white table beside a keyboard
-// (../shared/data/real-cards, no card face down): the back finder's segmenter explains little of
-// what it takes for cards there (0.2-0.5 on most such photos, 0.56-1 on synthetic tables), so
-// `count` says to check the count by eye, in --json as "message" beside "explained", and in the
-// text output.
+// A real webcam photo of face-up cards on a wooden desk (../shared/data/real-cards, no card face
+// down): the back finder's segmenter explains little of what it takes for cards there (0.25; 0-0.5
+// on most such photos that it takes anything of for cards, 0.56-1 on synthetic tables), so `count`
+// says to check the count by eye, in --json as "message" beside "explained", and in the text
+// output. (Until 2026-11-29 the picture was one of a white table and keyboard, of which the
+// segmenter fine-tuned on real photos takes nothing for cards: no card, no warning.)
 TEST_F(CountCli, APictureUnlikeATableOfBacksIsCountedWithAWarning) {
     const fs::path photo = fs::path(NERTZ_SHARED_DIR) /
-                           "data/real-cards/webcam_table/images/WIN_20240630_19_34_50_Pro.jpg";
+                           "data/real-cards/webcam_table/images/WIN_20240627_11_36_36_Pro.jpg";
     if (!fs::is_regular_file(photo)) GTEST_SKIP() << "no real photo at " << photo;
     ASSERT_EQ(
         run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code,
