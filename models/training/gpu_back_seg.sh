@@ -34,8 +34,17 @@ prepare)
      synth --out "$scratch/sb" --scenes 450 --seed 205 --kind backs --same-back-pairs 0.5 \
          --plain-backs 0.15 --real-hands 0.5) &
     wait
+    # real photos that show no face-down card (BACKS.md, "Real photos as negatives"), where the
+    # checkout has ../shared/data: packed as the folder `train` (about 10 MB), read twice by `train`
+    real=${NERTZ_REAL_CARDS:-$here/../shared/data/real-cards}
+    negatives=()
+    if [ -d "$real/phone" ]; then
+        rm -rf "$scratch/real_negatives"
+        /usr/bin/python3 "$here/models/training/real_negatives.py" "$real" "$scratch/real_negatives"
+        negatives=("$scratch/real_negatives/train")
+    fi
     rm -rf "$here/gpu/d1" "$here/gpu/d2"
-    /usr/bin/python3 "$here/models/training/pack_seg_data.py" "$here/gpu/d1" "$scratch/seg_b" "$scratch/seg_r" "$scratch/s7_r"
+    /usr/bin/python3 "$here/models/training/pack_seg_data.py" "$here/gpu/d1" "$scratch/seg_b" "$scratch/seg_r" "$scratch/s7_r" "${negatives[@]}"
     /usr/bin/python3 "$here/models/training/pack_seg_data.py" "$here/gpu/d2" "$scratch/s7_b" "$scratch/sb" "$scratch/lo"
     du -sb "$here/gpu/d1" "$here/gpu/d2"
     ;;
@@ -51,6 +60,8 @@ train)
     out=${OUT:?run through the device tool, which sets OUT}
     minutes=${MINUTES:-5}
     dirs=$(ls -d /root/sg/*)
+    # the real negatives twice over, as seg_real_negatives.sh reads them
+    [ -d /root/sg/train ] && dirs="$dirs /root/sg/train"
     t=models/training/train_back_seg.py
     # shellcheck disable=SC2086
     python3 $t /tmp/A.onnx $dirs --centres --device cuda --workers 5 --epochs 100 --minutes "$minutes" \
