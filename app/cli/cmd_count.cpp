@@ -539,6 +539,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         "% of what it takes for face-down cards here; the picture is unlike the "
                         "tables it knows (cards far larger or smaller than on a table seen from "
                         "above, or clutter)";
+                else if (got.mostlyUnknown())
+                    j["message"] = "check this count by eye: " + std::to_string(got.unknown) +
+                                   " of the " + std::to_string(got.total()) +
+                                   " cards found belong to no enrolled deck (a deck of the table "
+                                   "not enrolled, or a picture that is no table of face-down cards)";
                 if (faces) {
                     io::Json up = io::Json::array();
                     for (const auto& q : got.faceUp) up.push_back({{"quad", quadJson(q)}});

@@ -16,6 +16,10 @@ int DeckCount::total() const {
     return t;
 }
 
+bool DeckCount::mostlyUnknown() const {
+    return unknown >= kManyUnknown && 2 * unknown > total();
+}
+
 namespace {
 
 // A card read: what attributeCard gives, and what it was read by (the card's description and the

@@ -39,6 +39,10 @@ struct CountedCard {
 // picture is unlike the tables the finder knows.
 inline constexpr float kFewExplained = 0.5f;
 
+// A count of at least this many unknown cards, more than half of all it found, is not to be trusted
+// unseen either (mostlyUnknown).
+inline constexpr int kManyUnknown = 10;
+
 struct DeckCount {
     std::map<std::string, int> counts;  // every enrolled deck, also those with 0 cards
     int unknown = 0;
@@ -53,6 +57,10 @@ struct DeckCount {
     double facesMs = 0;  // of it, reading the faces (0: not read)
 
     int total() const;
+    // kManyUnknown or more cards given to no deck, and more than half of all: a deck of the table not
+    // enrolled, or a picture that is no table of backs although the finder explains it (a mottled
+    // cloth cut into card-sized pieces); a person should look.
+    bool mostlyUnknown() const;
 };
 
 // Attributes one card outline (whole, or the region of it that shows, or the polygon `shows` of
