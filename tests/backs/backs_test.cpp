@@ -26,6 +26,8 @@
 #include "nertz/vision/index_reader.hpp"
 #include "nertz/vision/lake_counter.hpp"
 #include "nertz/vision/stream_counter.hpp"
+
+#include "card_quad.hpp"
 #if defined(__x86_64__)
 #include "../../vision/src/backs/conv1d_avx2.hpp"  // internal: the ribbon net's convolutions
 #endif
@@ -71,13 +73,7 @@ cv::Mat greenCloth(cv::RNG& rng) {
     return img + grain;
 }
 
-// A card `w` wide and `h` tall centred on `c`, its width along the angle `a` (radians): its
-// corners in reading order.
-vi::Quad cardQuad(cv::Point2f c, float a, float w, float h) {
-    const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-    return {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-            c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)};
-}
+using nertz::testing::cardQuad;
 
 // `img` coded as a JPEG of `quality` and decoded again, as a camera's picture arrives.
 cv::Mat jpegCoded(const cv::Mat& img, int quality) {

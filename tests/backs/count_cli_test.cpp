@@ -20,9 +20,12 @@
 #include "nertz/synth/card_art.hpp"
 #include "nertz/vision/back_render.hpp"
 
+#include "card_quad.hpp"
+
 namespace fs = std::filesystem;
 namespace vi = nertz::vision;
 using Json = nlohmann::json;
+using nertz::testing::cardQuad;
 using nertz::testing::runCli;
 
 namespace {
@@ -77,10 +80,7 @@ protected:
             const float h = 170.f, w = h * float(art.cols) / float(art.rows);
             const cv::Point2f c(1280.f * (i + 0.5f) / float(n), 360.f + float(rng.uniform(-80, 80)));
             const float a = float(rng.uniform(0.0, 6.283));
-            const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-            const float hw = std::min(w, 1280.f / float(n) - 30.f) / 2;
-            vi::drawCard(img, art, {c - u * hw - v * (h / 2), c + u * hw - v * (h / 2), c + u * hw + v * (h / 2),
-                                    c - u * hw + v * (h / 2)});
+            vi::drawCard(img, art, cardQuad(c, a, std::min(w, 1280.f / float(n) - 30.f), h));
         }
         const std::string p = (dir / name).string();
         cv::imwrite(p, img, {cv::IMWRITE_JPEG_QUALITY, 85});
@@ -378,10 +378,7 @@ TEST_F(CountCli, ACountOfMostlyUnknownCardsSaysToCheckItByEye) {
         const cv::Mat& art = i < 2 ? blue : red;
         const cv::Point2f c(1280.f * float(i % 5 + 0.5) / 5.f, 720.f * float(i / 5 + 0.5) / 3.f);
         const float h = 170.f, w = h * float(art.cols) / float(art.rows);
-        const float a = float(rng.uniform(-0.5, 0.5));
-        const cv::Point2f u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
-        vi::drawCard(img, art, {c - u * (w / 2) - v * (h / 2), c + u * (w / 2) - v * (h / 2),
-                                c + u * (w / 2) + v * (h / 2), c - u * (w / 2) + v * (h / 2)});
+        vi::drawCard(img, art, cardQuad(c, float(rng.uniform(-0.5, 0.5)), w, h));
     }
     const std::string picture = (dir / "mostly-bo.jpg").string();
     cv::imwrite(picture, img, {cv::IMWRITE_JPEG_QUALITY, 85});
