@@ -35,6 +35,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         std::string cardart;
         std::string split;
         std::string backgrounds;
+        double backgroundShare = -1;
         double tilt = 50;
         double plainBacks = 0;
         double fineBacks = 0;
@@ -61,6 +62,8 @@ void addSynthCommand(CLI::App& app, Context&) {
     cmd->add_option("--cardart", args->cardart, "card-art cache (default $NERTZ_CARDART or ~/.cache/nertzref/cardart)");
     cmd->add_option("--split", args->split, "design split file (default models/training/designs.json)");
     cmd->add_option("--backgrounds", args->backgrounds, "folder of table photos to use as backgrounds too");
+    cmd->add_option("--background-share", args->backgroundShare,
+                    "share of scenes drawn on a --backgrounds photo (default: one of four table kinds alike)");
     cmd->add_option("--max-tilt", args->tilt, "largest camera tilt from vertical, degrees")->capture_default_str();
     cmd->add_option("--plain-backs", args->plainBacks,
                     "share of decks given a plain back of one colour (no pattern, no margin; mostly dark)")
@@ -102,6 +105,10 @@ void addSynthCommand(CLI::App& app, Context&) {
         if (args->pepper < 0 || args->pepper > 1) throw scoring::InputError("pepper", "must be 0..1");
         if (args->plainTables < 0 || args->plainTables > 1) throw scoring::InputError("plain-tables", "must be 0..1");
         if (args->realHands < 0 || args->realHands > 1) throw scoring::InputError("real-hands", "must be 0..1");
+        if (args->backgroundShare != -1 && (args->backgroundShare < 0 || args->backgroundShare > 1))
+            throw scoring::InputError("background-share", "must be 0..1");
+        if (args->backgroundShare != -1 && args->backgrounds.empty())
+            throw scoring::InputError("background-share", "needs --backgrounds DIR");
         if (args->sameBackPairs < 0 || args->sameBackPairs > 1)
             throw scoring::InputError("same-back-pairs", "must be 0..1");
         sy::SceneOptions opt;
@@ -123,6 +130,7 @@ void addSynthCommand(CLI::App& app, Context&) {
             opt.size = parseSize(args->size);
         }
         opt.photoBackgrounds = args->backgrounds;
+        opt.photoBackgroundShare = args->backgroundShare;
         if (!args->backgrounds.empty() && !std::filesystem::is_directory(args->backgrounds))
             throw scoring::InputError("backgrounds", "not a folder: " + args->backgrounds);
         const sy::DesignSet set = sy::parseDesignSet(args->designs);

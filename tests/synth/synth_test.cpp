@@ -460,6 +460,7 @@ TEST(SynthCli, BadArgumentsExitTwoWithOneLine) {
              {"synth", "--out", "/tmp/x", "--same-back-pairs", "1.5", "--cardart",
               NERTZ_TEST_CARDART},
              {"synth", "--out", "/tmp/x", "--cardart", "/nonexistent/cardart"},
+             {"synth", "--out", "/tmp/x", "--background-share", "0.5", "--cardart", NERTZ_TEST_CARDART},
              {"synth", "--scenes", "3"}}) {
         const auto r = runCli(args);
         EXPECT_EQ(r.code, 2) << args[3];
@@ -679,6 +680,40 @@ TEST(SynthBacks, RealHandsAreShadedAndTexturedNotFlat) {
     RecordProperty("grey_sd_flat", std::to_string(flat));
     RecordProperty("grey_sd_real", std::to_string(real));
     EXPECT_GT(real, 1.25 * flat) << "flat " << flat << " real " << real;
+}
+
+// `--backgrounds DIR --background-share F` (busy tables for the back segmenter's training,
+// BACKS.md "Busy tables"): every scene on a photo at 1, none at 0; without a share a photo is one of
+// four table kinds, as before the option existed.
+TEST(SynthScene, BackgroundShareSetsHowManyTablesAreThePhotos) {
+    const fs::path dir = tempDir("backgrounds");
+    fs::create_directories(dir);
+    ASSERT_TRUE(cv::imwrite((dir / "magenta.png").string(), cv::Mat(600, 800, CV_8UC3, cv::Scalar(255, 0, 255))));
+    // per scene: whether most of the table seen is the photo's magenta
+    auto onPhoto = [&](double share) {
+        sy::SceneOptions opt;
+        opt.kind = sy::SceneKind::Backs;
+        opt.size = {320, 240};
+        opt.photoBackgrounds = dir;
+        opt.photoBackgroundShare = share;
+        const sy::SceneGenerator gen(testDesigns(), opt);
+        int scenes = 0;
+        for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+            const sy::Scene sc = gen.generate(seed);
+            cv::Mat hsv, magenta;
+            cv::cvtColor(sc.image, hsv, cv::COLOR_BGR2HSV);
+            cv::inRange(hsv, cv::Scalar(138, 90, 40), cv::Scalar(162, 255, 255), magenta);
+            const cv::Mat table = sc.ids == -1;
+            if (cv::countNonZero(magenta & table) > 0.8 * cv::countNonZero(table)) ++scenes;
+        }
+        return scenes;
+    };
+    EXPECT_EQ(onPhoto(1.0), 16);
+    EXPECT_EQ(onPhoto(0.0), 0);
+    const int asBefore = onPhoto(-1.0);
+    EXPECT_GT(asBefore, 0);
+    EXPECT_LT(asBefore, 12);
+    fs::remove_all(dir);
 }
 
 // SPEC: "gathered lake cards face down, laid out loosely". A `loose` scene deals 10-60 face-down

@@ -108,9 +108,13 @@ cv::Mat plainCloth(cv::RNG& rng, cv::Size size) {
     return img;
 }
 
-cv::Mat makeTable(cv::RNG& rng, cv::Size size, const std::vector<std::filesystem::path>& photos) {
-    const int choices = photos.empty() ? 3 : 4;
-    const int kind = rng.uniform(0, choices);
+cv::Mat makeTable(cv::RNG& rng, cv::Size size, const std::vector<std::filesystem::path>& photos, double photoShare) {
+    int kind = 0;
+    if (photoShare >= 0.0 && !photos.empty()) {
+        kind = rng.uniform(0.0, 1.0) < photoShare ? 3 : rng.uniform(0, 3);
+    } else {
+        kind = rng.uniform(0, photos.empty() ? 3 : 4);
+    }
     if (kind == 3) {
         cv::Mat p = photo(rng, size, photos[std::size_t(rng.uniform(0, int(photos.size())))]);
         if (!p.empty()) return p;

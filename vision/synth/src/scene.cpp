@@ -687,7 +687,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         // the draw only happens when plain cloths are asked for: the scenes of a seed stay as they were
         const cv::Mat table = options_.plainTables > 0 && rng.uniform(0.0, 1.0) < options_.plainTables
                                   ? plainCloth(rng, tex)
-                                  : makeTable(rng, tex, photos_);
+                                  : makeTable(rng, tex, photos_, options_.photoBackgroundShare);
         const cv::Matx33d texToPlane(1 / s, 0, planeBox.x, 0, 1 / s, planeBox.y, 0, 0, 1);
         cv::warpPerspective(table, scene.image, view * texToPlane, size, cv::INTER_LINEAR, cv::BORDER_REFLECT);
     }

@@ -37,6 +37,9 @@ struct SceneOptions {
     bool stretchSquare = false;    // finally stretch to 640x640 like the real set's exporter
     double maxTiltDegrees = 50.0;  // camera tilt from vertical
     std::filesystem::path photoBackgrounds;  // optional folder of table photos (jpg/png)
+    // Share of scenes drawn on one of those photos; below 0 (the default) the photo is one of the
+    // four table kinds drawn alike (a quarter of the scenes), as before the option existed.
+    double photoBackgroundShare = -1.0;
     double plainBacks = 0.0;       // share of decks given a plain back of one colour (plainBack)
     double fineBacks =
         0.0;  // share of decks whose back pattern is printed 3-5 times finer (fineBack)
