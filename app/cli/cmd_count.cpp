@@ -16,7 +16,6 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
-#include <opencv2/videoio/registry.hpp>
 
 #include "commands.hpp"
 #include "league_db.hpp"
@@ -32,6 +31,7 @@
 #include "nertz/vision/evaluation.hpp"
 #include "nertz/vision/image_io.hpp"
 #include "nertz/vision/lake_counter.hpp"
+#include "nertz/vision/video_io.hpp"
 #include "nertz/vision/stream_counter.hpp"
 
 namespace nertz::cli {
@@ -194,20 +194,8 @@ io::Json countJson(const vi::DeckCount& c) {
 // Counts a video clip frame by frame; a clip that ends with a card in flight, or that cannot be
 // read on, keeps the count so far and says so.
 io::Json countVideo(const std::string& path, const vi::BackMatcher& matcher, bool spotOnly) {
-    // FFmpeg reads nearly everything, and where it is there what it cannot open is no video; without
-    // it, OpenCV's own MJPEG reader (needs nothing installed), then any. (The others, asked about a
-    // file FFmpeg refused, print their own complaints on stderr, beyond OpenCV's log level.) A
-    // backend that throws on a file is passed over.
     cv::VideoCapture cap;
-    const std::vector<int> apis = cv::videoio_registry::hasBackend(cv::CAP_FFMPEG)
-                                      ? std::vector<int>{cv::CAP_FFMPEG}
-                                      : std::vector<int>{cv::CAP_OPENCV_MJPEG, cv::CAP_ANY};
-    for (int api : apis) {
-        try {
-            if (cap.open(path, api)) break;
-        } catch (const cv::Exception&) {
-        }
-    }
+    vi::openVideoFile(cap, path);  // as the app's video source opens a clip
     if (!cap.isOpened())
         throw sc("INPUT", path + ": not a video that can be read (truncated, or a format OpenCV cannot decode)");
     vi::StreamOptions options;

@@ -3,9 +3,8 @@
 #include <QDir>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
-#include <opencv2/videoio/registry.hpp>
 
-#include <vector>
+#include "nertz/vision/video_io.hpp"
 
 namespace nertz::gui {
 
@@ -19,19 +18,9 @@ VideoFileSource::~VideoFileSource() = default;
 QString VideoFileSource::description() const { return "video: " + path_; }
 
 void VideoFileSource::start() {
-    // FFmpeg reads nearly everything, and where it is built in what it cannot open is no video (the
-    // other backends print their own complaints about such a file); without it, OpenCV's own MJPEG
-    // reader (needs nothing installed), then any. As `nertzref-cli count`.
-    const std::vector<int> apis = cv::videoio_registry::hasBackend(cv::CAP_FFMPEG)
-                                      ? std::vector<int>{cv::CAP_FFMPEG}
-                                      : std::vector<int>{cv::CAP_OPENCV_MJPEG, cv::CAP_ANY};
-    for (int api : apis) {
-        capture_ = std::make_unique<cv::VideoCapture>();
-        try {
-            if (capture_->open(path_.toStdString(), api)) break;
-        } catch (const cv::Exception&) {
-        }
-    }
+    // as `nertzref-cli count` opens a clip (vision::openVideoFile)
+    capture_ = std::make_unique<cv::VideoCapture>();
+    vision::openVideoFile(*capture_, path_.toStdString());
     if (!capture_->isOpened()) {
         capture_.reset();
         emit failed(QString("Cannot open the video file %1 (missing, or a format OpenCV cannot read).").arg(path_));

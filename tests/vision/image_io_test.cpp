@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "nertz/vision/image_io.hpp"
+#include "nertz/vision/video_io.hpp"
 
 using namespace nertz::vision;
 namespace fs = std::filesystem;
@@ -174,4 +175,48 @@ TEST(ImageIo, GraySixteenBitAndAlphaBecomeBgr8) {
         EXPECT_EQ(out.type(), CV_8UC3) << name;
         EXPECT_EQ(out.size(), m.size()) << name;
     }
+}
+
+// A clip written by OpenCV opens and gives its frames; a missing file, an empty one and a text file
+// give no open clip, a clip cut after its first kilobyte no more frames than it holds, and never an
+// exception. (FFmpeg opens a PNG as a clip of one frame: `count` tells pictures by their name.)
+TEST(VideoIo, OpensARealClipAndRefusesWhatIsNone) {
+    const fs::path clip = tempFile("clip.avi");
+    {
+        cv::VideoWriter w(clip.string(), cv::CAP_OPENCV_MJPEG, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(160, 120));
+        ASSERT_TRUE(w.isOpened());
+        for (int i = 0; i < 5; ++i) w.write(cv::Mat(120, 160, CV_8UC3, cv::Scalar(40 * i, 90, 200)));
+    }
+    cv::VideoCapture cap;
+    ASSERT_TRUE(openVideoFile(cap, clip.string()));
+    int frames = 0;
+    for (cv::Mat f; cap.read(f) && !f.empty();) {
+        EXPECT_EQ(f.size(), cv::Size(160, 120));
+        ++frames;
+    }
+    EXPECT_EQ(frames, 5);
+
+    const fs::path empty = tempFile("empty.avi"), text = tempFile("text.avi"), cut = tempFile("cut.avi");
+    writeBytes(empty, {});
+    {
+        std::ofstream out(text);
+        out << "Ann 14, Bo 9: not a clip\n";
+    }
+    {
+        std::ifstream in(clip, std::ios::binary);
+        std::vector<std::uint8_t> head(1024);
+        in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+        writeBytes(cut, head);
+    }
+    for (const fs::path& p : {tempFile("missing.avi"), empty, text}) {
+        cv::VideoCapture none;
+        EXPECT_NO_THROW(EXPECT_FALSE(openVideoFile(none, p.string())) << p);
+    }
+    // a clip cut short may open (its header is whole), but reads no more frames than it holds
+    cv::VideoCapture part;
+    EXPECT_NO_THROW(openVideoFile(part, cut.string()));
+    int partFrames = 0;
+    for (cv::Mat f; part.isOpened() && part.read(f) && !f.empty();) ++partFrames;
+    EXPECT_LT(partFrames, 5);
+    for (const fs::path& p : {clip, empty, text, cut}) fs::remove(p);
 }
