@@ -250,7 +250,9 @@ private slots:
     // the lake frame's six face-up cards and the pips on them were ~45 unknown "backs". Since the
     // back finder reads cards larger than its segmenter knows at a smaller working size
     // (2026-11-25) it finds them as about one piece each (7, against 20 or more pieces before), all
-    // left out.
+    // left out. The segmenter fine-tuned with busy tables (2026-11-29, BACKS.md "Busy tables") takes
+    // none of them for a face-down card at all: 0 cards, and the count says to check it by eye.
+    // Either way no face-up card may be counted, and what is left out is said.
     void faceUpCardsInViewAreLeftOutOfTheBackCount() {
         RecognitionAnalyzer r;
         const std::vector<SeatBack> seats{{"Ann", QColor("#1565c0"), demoBackSignature(clip_, 0)},
@@ -262,10 +264,10 @@ private slots:
         const QString status = r.analyze(lake);
         const BackTally t = r.takeResult().value<BackTally>();
         qInfo("lake frame in the back count: %s", qPrintable(status));
-        QVERIFY2(t.faceUp >= 6, qPrintable(status));
+        QVERIFY2(t.faceUp >= 6 || (t.faceUp == 0 && status.contains("check by eye")), qPrintable(status));
         QVERIFY2(t.total() <= 5,
                  qPrintable(status));  // 0 with painted art, 3 with gnome-anglo (KD)
-        QVERIFY(status.contains("face-up left out"));
+        if (t.faceUp > 0) QVERIFY2(status.contains("face-up left out"), qPrintable(status));
         // the sort itself: every card counted as before, none left out
         cv::Mat sorted = clip_.frames[std::size_t(plan_.holdFirst)].clone();
         const QString sortStatus = r.analyze(sorted);
