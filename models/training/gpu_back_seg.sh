@@ -6,7 +6,10 @@
 #                  renders the scenes (nertzref-cli synth, train designs, about 17 minutes on two
 #                  cores) into SCRATCH (default /tmp/sg2) and packs them into gpu/d1 and gpu/d2 of
 #                  the checkout (each under the 64 MiB the device tool carries; gpu/ is ignored)
+#                  and, since 2026-11-29 (BACKS.md, "Busy tables"), the busy-table scenes of
+#                  busy_scenes.sh into SCRATCH/busy, packed into gpu/d3 (about 50 MB)
 #   device, 1:   run  command "bash models/training/gpu_back_seg.sh stash"  carry ["gpu/d1"]
+#   device, 1b:  run  command "bash models/training/gpu_back_seg.sh stash d3"  carry ["gpu/d3"]
 #   device, 2:   run  command "bash models/training/gpu_back_seg.sh train"  carry ["gpu/d2"]
 #                  (at once: the machine keeps /root/sg while it is warm; train uses what is there)
 #                  trains three models side by side for MINUTES (default 5) and leaves their
@@ -43,15 +46,21 @@ prepare)
         /usr/bin/python3 "$here/models/training/real_negatives.py" "$real" "$scratch/real_negatives"
         negatives=("$scratch/real_negatives/train")
     fi
-    rm -rf "$here/gpu/d1" "$here/gpu/d2"
+    # busy tables (checked, printed, tiled cloths): scenes on them and views with no card
+    NERTZ_CLI=$cli bash "$here/models/training/busy_scenes.sh" "$scratch/busy"
+    rm -rf "$here/gpu/d1" "$here/gpu/d2" "$here/gpu/d3"
     /usr/bin/python3 "$here/models/training/pack_seg_data.py" "$here/gpu/d1" "$scratch/seg_b" "$scratch/seg_r" "$scratch/s7_r" "${negatives[@]}"
     /usr/bin/python3 "$here/models/training/pack_seg_data.py" "$here/gpu/d2" "$scratch/s7_b" "$scratch/sb" "$scratch/lo"
-    du -sb "$here/gpu/d1" "$here/gpu/d2"
+    /usr/bin/python3 "$here/models/training/pack_seg_data.py" "$here/gpu/d3" "$scratch/busy/bb" "$scratch/busy/br" \
+        "$scratch/busy/bl" "$scratch/busy/surfaces/negatives"
+    du -sb "$here/gpu/d1" "$here/gpu/d2" "$here/gpu/d3"
     ;;
 stash)
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
     python3 -c "import torch, cv2, onnx; print(torch.__version__, torch.cuda.is_available(), cv2.__version__)"
-    mkdir -p /root/sg && cp -r gpu/d1/* /root/sg/ && du -sh /root/sg
+    pack=${2:-d1}  # d1, then d3 (the busy tables): each call carries one pack
+    [ -d "gpu/$pack" ] || { echo "gpu_back_seg: no gpu/$pack (carry it)" >&2; exit 2; }
+    mkdir -p /root/sg && cp -r "gpu/$pack"/* /root/sg/ && du -sh /root/sg
     ;;
 train)
     mkdir -p /root/sg
@@ -76,7 +85,7 @@ train)
     tail -n 3 "$out"/*.log
     ;;
 *)
-    echo "usage: gpu_back_seg.sh prepare [SCRATCH] | stash | train (see the head of this file)" >&2
+    echo "usage: gpu_back_seg.sh prepare [SCRATCH] | stash [d1|d3] | train (see the head of this file)" >&2
     exit 2
     ;;
 esac

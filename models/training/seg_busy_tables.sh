@@ -7,33 +7,24 @@
 #
 # SCRATCH (default /tmp/sg2) holds the synthetic scenes of `gpu_back_seg.sh prepare` (rendered there
 # first when missing, about 17 minutes on two cores); REAL_CARDS defaults to ../shared/data/real-cards.
-# This script adds, in SCRATCH/busy: 200 flat busy surfaces and 300 camera views of them with no card
-# (busy_tables.py, seed 1; about 3 minutes), and 520 scenes of the train designs drawn on those
-# surfaces (synth --backgrounds ... --background-share 1: 300 batches, 120 ribbons, 100 loose sorts;
-# about 8 minutes). The training takes about 25 minutes on one core (one torch thread).
+# This script adds SCRATCH/busy (busy_scenes.sh: 200 flat busy surfaces and 300 camera views of them
+# with no card, and 520 scenes of the train designs drawn on those surfaces; about 11 minutes). The training takes about 25 minutes on one core (one torch thread).
 # It starts from the model committed before this one, named by its git revision, so that the recipe
 # gives the same starting point after this script's own model is committed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=${1:-/tmp/sg2}
 real=${2:-$here/../shared/data/real-cards}
-cli=${NERTZ_CLI:-$here/build/app/cli/nertzref-cli}
 base_rev=441e473  # models/back_seg.onnx of seg_real_negatives.sh (real photos as negatives)
 [ -d "$real/phone" ] || { echo "seg_busy_tables: no real photos at $real" >&2; exit 2; }
-[ -x "$cli" ] || { echo "seg_busy_tables: no $cli (bash scripts/setup.sh builds it)" >&2; exit 2; }
 if [ ! -d "$scratch/seg_b/masks" ]; then
     bash "$here/models/training/gpu_back_seg.sh" prepare "$scratch"
 fi
 negatives="$scratch/real_negatives"
 rm -rf "$negatives"
 /usr/bin/python3 "$here/models/training/real_negatives.py" "$real" "$negatives"
-busy="$scratch/busy"
-rm -rf "$busy"
-/usr/bin/python3 "$here/models/training/busy_tables.py" "$busy/surfaces" --tables 200 --negatives 300 --seed 1
-on_busy=(--designs train --masks --backgrounds "$busy/surfaces/tables" --background-share 1)
-"$cli" synth "${on_busy[@]}" --out "$busy/bb" --scenes 300 --seed 301 --kind backs --real-hands 0.5 --plain-backs 0.15 >/dev/null
-"$cli" synth "${on_busy[@]}" --out "$busy/br" --scenes 120 --seed 302 --kind ribbon >/dev/null
-"$cli" synth "${on_busy[@]}" --out "$busy/bl" --scenes 100 --seed 303 --kind loose >/dev/null
+busy="$scratch/busy"  # gpu_back_seg.sh prepare makes it too
+[ -d "$busy/bb/masks" ] || bash "$here/models/training/busy_scenes.sh" "$busy"
 git -C "$here" show "$base_rev:models/back_seg.onnx" > "$scratch/back_seg_real_negatives.onnx"
 # as seg_real_negatives.sh (its synthetic scenes, the real negatives twice over), and the busy
 # tables: the scenes on them and their camera views with no card, once each
