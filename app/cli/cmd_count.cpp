@@ -195,8 +195,7 @@ io::Json countJson(const vi::DeckCount& c) {
 // read on, keeps the count so far and says so.
 io::Json countVideo(const std::string& path, const vi::BackMatcher& matcher, bool spotOnly) {
     cv::VideoCapture cap;
-    vi::openVideoFile(cap, path);  // as the app's video source opens a clip
-    if (!cap.isOpened())
+    if (!vi::openVideoFile(cap, path))  // as the app's video source opens a clip
         throw sc("INPUT", path + ": not a video that can be read (truncated, or a format OpenCV cannot decode)");
     vi::StreamOptions options;
     options.through = !spotOnly;

@@ -20,8 +20,7 @@ QString VideoFileSource::description() const { return "video: " + path_; }
 void VideoFileSource::start() {
     // as `nertzref-cli count` opens a clip (vision::openVideoFile)
     capture_ = std::make_unique<cv::VideoCapture>();
-    vision::openVideoFile(*capture_, path_.toStdString());
-    if (!capture_->isOpened()) {
+    if (!vision::openVideoFile(*capture_, path_.toStdString())) {
         capture_.reset();
         emit failed(QString("Cannot open the video file %1 (missing, or a format OpenCV cannot read).").arg(path_));
         return;

@@ -195,11 +195,7 @@ DRAW = {k: globals()[k] for k in KINDS}
 def surface(rng, h, w):
     kind = KINDS[rng.integers(0, len(KINDS))]
     out = DRAW[kind](rng, h, w).astype(np.float32)
-    if kind not in ('stripes',) and rng.random() < 0.5:  # the print turned on the cloth
-        centre = (w / 2, h / 2)
-        m = cv2.getRotationMatrix2D(centre, rng.uniform(0, 180), 1.0)
-        out = cv2.warpAffine(out, m, (w, h), borderMode=cv2.BORDER_REFLECT)
-    elif kind == 'stripes':
+    if kind == 'stripes' or rng.random() < 0.5:  # the print turned on the cloth (stripes always)
         m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(0, 180), 1.0)
         out = cv2.warpAffine(out, m, (w, h), borderMode=cv2.BORDER_REFLECT)
     # the cloth's own grain and fold shading
@@ -237,7 +233,7 @@ def camera_view(rng, flat, size):
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.8))
     img += rng.normal(0, rng.uniform(1, 7), size=img.shape).astype(np.float32)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode('.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+    _, buf = cv2.imencode('.jpg', img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
@@ -263,10 +259,8 @@ def main():
         with open(classes) as f, open(os.path.join(a.out, 'negatives', 'classes.txt'), 'w') as g:
             g.write(f.read())
     rng = np.random.default_rng(a.seed)
-    counts = {}
     for i in range(a.tables):
         kind, flat = surface(rng, 1200, 1600)
-        counts[kind] = counts.get(kind, 0) + 1
         cv2.imwrite(os.path.join(a.out, 'tables', f'busy_{a.seed}_{i:04d}_{kind}.jpg'), flat.astype(np.uint8),
                     [cv2.IMWRITE_JPEG_QUALITY, 92])
     for i in range(a.negatives):

@@ -8,21 +8,14 @@
 # SCRATCH (default /tmp/sg2) holds the synthetic scenes of `gpu_back_seg.sh prepare` (rendered there
 # first when missing, about 17 minutes on two cores); REAL_CARDS defaults to ../shared/data/real-cards.
 # This script adds SCRATCH/busy (busy_scenes.sh: 200 flat busy surfaces and 300 camera views of them
-# with no card, and 520 scenes of the train designs drawn on those surfaces; about 11 minutes). The training takes about 25 minutes on one core (one torch thread).
+# with no card, and 520 scenes of the train designs drawn on those surfaces; about 5-11 minutes)
+# unless it is there. The training takes about 25 minutes on one core (one torch thread).
 # It starts from the model committed before this one, named by its git revision, so that the recipe
 # gives the same starting point after this script's own model is committed.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-scratch=${1:-/tmp/sg2}
-real=${2:-$here/../shared/data/real-cards}
 base_rev=441e473  # models/back_seg.onnx of seg_real_negatives.sh (real photos as negatives)
-[ -d "$real/phone" ] || { echo "seg_busy_tables: no real photos at $real" >&2; exit 2; }
-if [ ! -d "$scratch/seg_b/masks" ]; then
-    bash "$here/models/training/gpu_back_seg.sh" prepare "$scratch"
-fi
-negatives="$scratch/real_negatives"
-rm -rf "$negatives"
-/usr/bin/python3 "$here/models/training/real_negatives.py" "$real" "$negatives"
+# shellcheck source=SCRIPTDIR/seg_data.sh
+source "$(dirname "$0")/seg_data.sh"
 busy="$scratch/busy"  # gpu_back_seg.sh prepare makes it too
 [ -d "$busy/bb/masks" ] || bash "$here/models/training/busy_scenes.sh" "$busy"
 git -C "$here" show "$base_rev:models/back_seg.onnx" > "$scratch/back_seg_real_negatives.onnx"

@@ -11,17 +11,9 @@
 # It starts from the model committed before this one, named by its git revision, so that the
 # recipe gives the same starting point after this script's own model is committed.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-scratch=${1:-/tmp/sg2}
-real=${2:-$here/../shared/data/real-cards}
 base_rev=e996279  # the last revision whose models/back_seg.onnx was trained on synthetic scenes only
-[ -d "$real/phone" ] || { echo "seg_real_negatives: no real photos at $real" >&2; exit 2; }
-if [ ! -d "$scratch/seg_b/masks" ]; then
-    bash "$here/models/training/gpu_back_seg.sh" prepare "$scratch"
-fi
-negatives="$scratch/real_negatives"
-rm -rf "$negatives"
-/usr/bin/python3 "$here/models/training/real_negatives.py" "$real" "$negatives"
+# shellcheck source=SCRIPTDIR/seg_data.sh
+source "$(dirname "$0")/seg_data.sh"
 git -C "$here" show "$base_rev:models/back_seg.onnx" > "$scratch/back_seg_synthetic.onnx"
 # the real negatives twice over (420 of 2,070 scenes); the same-back pair scenes (sb)
 # left out, as in the least harmful fine-tune of "Two cards of one back"

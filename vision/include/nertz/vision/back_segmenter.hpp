@@ -2,8 +2,8 @@
 // cards (not the table, not a hand) and where the outlines of cards run, also between two cards
 // that overlap. A small fully convolutional net (models/back_seg.onnx, trained by
 // models/training/train_back_seg.py on synthetic scenes of the train designs, then fine-tuned with
-// real photos that show no face-down card: models/training/seg_real_negatives.sh) loaded by cv::dnn and
-// computed by hand where the processor has AVX2 and FMA.
+// real photos that show no face-down card, seg_real_negatives.sh, and with busy tablecloths,
+// seg_busy_tables.sh) loaded by cv::dnn and computed by hand where the processor has AVX2 and FMA.
 #pragma once
 
 #include <memory>
