@@ -180,7 +180,10 @@ io::Json countJson(const vi::DeckCount& c) {
                    {"deck", card.deckName},
                    {"confidence", std::round(card.confidence * 1000) / 1000}};
         if (!card.likely.empty()) j["likely"] = card.likely;
-        if (card.strip) j["strip"] = true;
+        if (card.strip) {
+            j["strip"] = true;
+            j["strip_share"] = std::round(card.stripShare * 1000) / 1000;
+        }
         if (!card.shows.empty()) j["shows"] = pointsJson(card.shows);
         if (card.frame >= 0) j["frame"] = card.frame;
         cards.push_back(j);
@@ -531,6 +534,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                                    " of the " + std::to_string(got.total()) +
                                    " cards found belong to no enrolled deck (a deck of the table "
                                    "not enrolled, or a picture that is no table of face-down cards)";
+                else if (const int narrow = got.narrowUnknown(); narrow > 0)
+                    j["message"] = std::to_string(narrow) + " unknown card" + (narrow == 1 ? "" : "s") +
+                                   " of a ribbon show" + (narrow == 1 ? "s" : "") + " under an eighth of " +
+                                   (narrow == 1 ? "its" : "their") + " back: spread the ribbon wider "
+                                   "(about a quarter of each card) and count again";
                 if (faces) {
                     io::Json up = io::Json::array();
                     for (const auto& q : got.faceUp) up.push_back({{"quad", quadJson(q)}});

@@ -248,6 +248,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     float explained = 1.f;
     if (!impl_->matcher.decks().empty()) {
         vi::DeckCount c = vi::countBacks(frame, impl_->matcher, {}, impl_->faces());
+        tally.narrowStrips = c.narrowUnknown();
         found = std::move(c.cards);
         leftOut = std::move(c.faceUp);
         explained = c.explained;
@@ -284,13 +285,18 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.doubtful = explained < vi::kFewExplained;
     tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
-    return QString("Back count: %1 cards (%2)%3%4")
+    return QString("Back count: %1 cards (%2)%3%4%5")
         .arg(tally.total())
         .arg(perSeatText(tally))
         .arg(tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString())
         .arg(tally.doubtful
                  ? QString(
                        "; check by eye: this does not look like a table of backs seen from above")
+                 : QString())
+        .arg(tally.unknown > 0 && tally.narrowStrips > 0
+                 ? QString("; %1 unknown card(s) of a ribbon show too little of the back: spread "
+                           "it wider (about a quarter of each card)")
+                       .arg(tally.narrowStrips)
                  : QString());
 }
 

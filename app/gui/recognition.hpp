@@ -55,6 +55,9 @@ struct BackTally {
     // Count: the back finder explains little of what it took for cards (vision::kFewExplained): the
     // picture is unlike a table of backs seen from above, and the count is to be checked by eye
     bool doubtful = false;
+    // Count: unknown cards read from ribbon strips too narrow to tell (vision::kNarrowStrip), before
+    // a person gave any an owner: the ribbon is to be spread wider
+    int narrowStrips = 0;
     double ms = 0;
     int total() const { return static_cast<int>(cards.size()); }
 };

@@ -564,6 +564,46 @@ TEST(LakeCounter, CountsANarrowRibbonSpreadByStrips) {
     }
 }
 
+// Each strip says how much of its card's width it shows, and the unknown ones read from under an
+// eighth of a card (vision::kNarrowStrip: on the train ribbons right about half the time; BACKS.md,
+// "Where the ribbon's per-deck error comes from") are what `count` asks a wider spread for.
+TEST(LakeCounter, StripsSayHowMuchOfTheirCardShows) {
+    cv::RNG rng(33);
+    const float h = 200.f, w = h * 0.69f;
+    for (const float shift : {0.06f, 0.2f}) {  // of the card's height: 8.7% and 29% of its width
+        cv::Mat img = greenCloth(rng);
+        drawRow(img, rng, {640, 360}, h, h * shift, 14, 0.2f);
+        const vi::DeckCount got = vi::countBacks(img, decks().matcher);
+        std::vector<float> shares;
+        int narrowUnknown = 0;
+        for (const auto& c : got.cards) {
+            if (!c.strip) {
+                EXPECT_EQ(c.stripShare, 1.f);
+                continue;
+            }
+            shares.push_back(c.stripShare);
+            if (c.deck < 0 && c.stripShare < vi::kNarrowStrip) ++narrowUnknown;
+        }
+        ASSERT_GE(shares.size(), 10u) << "shift " << shift;
+        std::nth_element(shares.begin(), shares.begin() + long(shares.size() / 2), shares.end());
+        const float median = shares[shares.size() / 2];
+        std::cerr << "ribbon shifted " << shift << " of a card: median strip " << median
+                  << " of its width, unknown " << got.unknown << ", narrow unknown "
+                  << got.narrowUnknown() << "\n";
+        EXPECT_NEAR(median, h * shift / w, 0.04f) << "shift " << shift;
+        EXPECT_EQ(got.narrowUnknown(), narrowUnknown);
+        if (median >= 2 * vi::kNarrowStrip) EXPECT_EQ(got.narrowUnknown(), 0);
+    }
+    vi::DeckCount c;
+    vi::CountedCard narrow, wide, whole, given;
+    narrow.strip = wide.strip = given.strip = true;
+    narrow.stripShare = given.stripShare = 0.08f;
+    wide.stripShare = 0.2f;
+    given.deck = 0;
+    c.cards = {narrow, wide, whole, given, narrow};
+    EXPECT_EQ(c.narrowUnknown(), 2);
+}
+
 // A ribbon row alone in the picture, spread so little that its blob has about a card's shape: the
 // scene's card size then comes from this very blob, and the rule that a blob no larger than a card
 // is one card could take the whole row for one (ri_tr_12 scene 62: 1 card found for 10). Where the

@@ -404,6 +404,46 @@ TEST_F(CountCli, ACountOfMostlyUnknownCardsSaysToCheckItByEye) {
     EXPECT_FALSE(jb.contains("message")) << both.out;
 }
 
+// A ribbon spread so tight that each strip shows under an eighth of its card (vision::kNarrowStrip)
+// with cards of a deck not enrolled: they are unknown, and `count` asks for a wider spread; each
+// strip gives the share of its card it shows. Spread to a quarter of a card, no such message (at
+// 0.37 of a card, wider than the generator's ribbons, the finder read 17 strips for these 12 cards).
+TEST_F(CountCli, ANarrowRibbonOfUnknownStripsAsksForAWiderSpread) {
+    ASSERT_EQ(run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code, 0);
+    auto ribbon = [&](float shift, const std::string& name) {
+        cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));
+        const float h = 200.f, w = h * float(blue.cols) / float(blue.rows), step = h * shift;
+        const int n = 12;
+        for (int i = 0; i < n; ++i)  // every third card Bo's (not enrolled)
+            vi::drawCard(img, i % 3 == 1 ? red : blue,
+                         cardQuad({640.f + (float(i) - float(n - 1) / 2.f) * step, 360.f}, 0.f, w, h));
+        const std::string p = (dir / name).string();
+        cv::imwrite(p, img, {cv::IMWRITE_JPEG_QUALITY, 90});
+        const auto r = run({"count", p, "--json", "--decks", "Ann-blue"});
+        EXPECT_EQ(r.code, 0) << r.err;
+        return Json::parse(r.out);
+    };
+    const Json narrow = ribbon(0.06f, "narrow.jpg");
+    int strips = 0, unknownNarrow = 0;
+    for (const auto& c : narrow["cards"])
+        if (c.value("strip", false)) {
+            ++strips;
+            EXPECT_LT(c["strip_share"].get<double>(), 0.125) << c;
+            if (c["deck"] == "unknown") ++unknownNarrow;
+        }
+    EXPECT_GE(strips, 10) << narrow;
+    ASSERT_GE(unknownNarrow, 1) << narrow;
+    ASSERT_TRUE(narrow.contains("message")) << narrow;
+    const std::string m = narrow["message"].get<std::string>();
+    EXPECT_NE(m.find(std::to_string(unknownNarrow) + " unknown card"), std::string::npos) << m;
+    EXPECT_NE(m.find("spread the ribbon wider"), std::string::npos) << m;
+    const Json wide = ribbon(0.18f, "wide.jpg");
+    EXPECT_GE(wide["unknown"].get<int>(), 1) << wide;
+    for (const auto& c : wide["cards"])
+        if (c.value("strip", false)) EXPECT_GT(c["strip_share"].get<double>(), 0.2) << c;
+    EXPECT_FALSE(wide.contains("message")) << wide;
+}
+
 // `eval-backs DIR`: the back finder against a folder labelled like ../shared/data/real-cards, whose
 // face-down cards are class BACK polygons (shares of the picture). Three drawn backs are found,
 // each on its labelled outline; an empty cloth gives none; a BACK line that is neither a box nor a

@@ -20,6 +20,12 @@ bool DeckCount::mostlyUnknown() const {
     return unknown >= kManyUnknown && 2 * unknown > total();
 }
 
+int DeckCount::narrowUnknown() const {
+    return static_cast<int>(std::count_if(cards.begin(), cards.end(), [](const CountedCard& c) {
+        return c.deck < 0 && c.strip && c.stripShare < kNarrowStrip;
+    }));
+}
+
 namespace {
 
 // A card read: what attributeCard gives, and what it was read by (the card's description and the
@@ -39,6 +45,7 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
     CountedCard& c = r.card;
     c.quad = quad;
     c.strip = !region.whole();
+    if (c.strip) c.stripShare = region.x1 - region.x0;
     c.shows = shows;
     c.deckName = "unknown";
     try {

@@ -29,11 +29,18 @@ struct CountedCard {
     // like no deck gets no suggestion).
     std::string likely;
     bool strip = false;    // attributed from a strip of a ribbon spread, not the whole back
+    float stripShare = 1.f;  // a strip: the share of the card's width it shows (1: not a strip)
     // A card others lie across: `quad` is the whole card as estimated, attributed from this part of
     // it that shows (picture pixels); empty when the whole card (or a strip) was read.
     std::vector<cv::Point2f> shows;
     int frame = -1;        // video: the frame it was counted in
 };
+
+// A ribbon's strip that shows less than this share of its card's width is read right about half
+// the time and mostly left unknown (BACKS.md, "Where the ribbon's per-deck error comes from": on
+// the train ribbons, strips under an eighth right 192 times of 381, from a fifth on 235 of 246).
+// `count` asks for a wider spread when such strips are left unknown (DeckCount::narrowUnknown).
+inline constexpr float kNarrowStrip = 0.125f;
 
 // Under this share of the card mask explained (DeckCount::explained), `count` warns that the
 // picture is unlike the tables the finder knows.
@@ -61,6 +68,9 @@ struct DeckCount {
     // enrolled, or a picture that is no table of backs although the finder explains it (a mottled
     // cloth cut into card-sized pieces); a person should look.
     bool mostlyUnknown() const;
+    // Unknown cards read from strips under kNarrowStrip of their card: spreading the ribbon wider
+    // (about a quarter of each card) lets them be told apart.
+    int narrowUnknown() const;
 };
 
 // Attributes one card outline (whole, or the region of it that shows, or the polygon `shows` of
