@@ -42,6 +42,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         double pepper = 0;
         bool prefilter = false;
         double sameBackPairs = 0;
+        std::vector<double> ribbonShift{0.04, 0.14};
         double plainTables = 0;
         double realHands = 0;
         bool crops = false;
@@ -88,6 +89,12 @@ void addSynthCommand(CLI::App& app, Context&) {
            "share of face-down cards (backs, loose) laid partly over a card of their own deck, "
            "for training the segmenter on the side between two cards of one print")
         ->capture_default_str();
+    cmd->add_option("--ribbon-shift", args->ribbonShift,
+                    "LO,HI: how far each card of a face-down ribbon lies from the one before it, in "
+                    "card heights (a card is about 0.7 wide), drawn evenly between the two")
+        ->delimiter(',')
+        ->expected(2)
+        ->capture_default_str();
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
     cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
     cmd->add_flag("--masks", args->masks,
@@ -111,7 +118,13 @@ void addSynthCommand(CLI::App& app, Context&) {
             throw scoring::InputError("background-share", "needs --backgrounds DIR");
         if (args->sameBackPairs < 0 || args->sameBackPairs > 1)
             throw scoring::InputError("same-back-pairs", "must be 0..1");
+        if (args->ribbonShift.size() != 2 || !(args->ribbonShift[0] >= 0.02) ||
+            !(args->ribbonShift[1] <= 0.5) || !(args->ribbonShift[0] <= args->ribbonShift[1]))
+            throw scoring::InputError("ribbon-shift",
+                                      "must be LO,HI with 0.02 <= LO <= HI <= 0.5 (card heights)");
         sy::SceneOptions opt;
+        opt.ribbonShiftLo = args->ribbonShift[0];
+        opt.ribbonShiftHi = args->ribbonShift[1];
         opt.plainBacks = args->plainBacks;
         opt.fineBacks = args->fineBacks;
         opt.pepperNoise = args->pepper;

@@ -460,6 +460,9 @@ TEST(SynthCli, BadArgumentsExitTwoWithOneLine) {
              {"synth", "--out", "/tmp/x", "--same-back-pairs", "1.5", "--cardart",
               NERTZ_TEST_CARDART},
              {"synth", "--out", "/tmp/x", "--cardart", "/nonexistent/cardart"},
+             {"synth", "--out", "/tmp/x", "--ribbon-shift", "0.3,0.1", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--ribbon-shift", "0.1,0.9", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--ribbon-shift", "0.1", "--cardart", NERTZ_TEST_CARDART},
              {"synth", "--out", "/tmp/x", "--background-share", "0.5", "--cardart", NERTZ_TEST_CARDART},
              {"synth", "--scenes", "3"}}) {
         const auto r = runCli(args);
@@ -714,6 +717,40 @@ TEST(SynthScene, BackgroundShareSetsHowManyTablesAreThePhotos) {
     EXPECT_GT(asBefore, 0);
     EXPECT_LT(asBefore, 12);
     fs::remove_all(dir);
+}
+
+// `synth --ribbon-shift LO,HI`: a ribbon's neighbouring cards lie that many card heights apart. The
+// default (0.04-0.14, as before the option) and a wide spread (0.3) give medians of the step between
+// consecutive cards of a ribbon inside those ranges; the default draws the same scenes as before.
+TEST(SynthScene, RibbonShiftSetsHowFarApartARibbonsCardsLie) {
+    auto medianStep = [](double lo, double hi) {
+        sy::SceneOptions opt;
+        opt.kind = sy::SceneKind::Ribbon;
+        opt.size = {640, 480};
+        opt.maxTiltDegrees = 0;  // seen from above: steps in card heights as laid
+        opt.ribbonShiftLo = lo;
+        opt.ribbonShiftHi = hi;
+        const sy::SceneGenerator gen(testDesigns(), opt);
+        std::vector<double> steps;
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            const sy::Scene sc = gen.generate(seed);
+            for (std::size_t i = 1; i < sc.cards.size(); ++i) {
+                const auto& a = sc.cards[i - 1].quad;
+                const auto& b = sc.cards[i].quad;
+                const double h = cv::norm(a[0] - a[3]);  // the card's left side: its height
+                const cv::Point2f ca = (a[0] + a[2]) * 0.5f, cb = (b[0] + b[2]) * 0.5f;
+                const double step = cv::norm(ca - cb) / h;
+                if (step < 0.6) steps.push_back(step);  // not the jump to the next ribbon
+            }
+        }
+        EXPECT_GT(steps.size(), 20u);
+        std::nth_element(steps.begin(), steps.begin() + long(steps.size() / 2), steps.end());
+        return steps[steps.size() / 2];
+    };
+    const double tight = medianStep(0.04, 0.14), wide = medianStep(0.3, 0.3);
+    EXPECT_GT(tight, 0.04);
+    EXPECT_LT(tight, 0.14);
+    EXPECT_NEAR(wide, 0.3, 0.03);
 }
 
 // SPEC: "gathered lake cards face down, laid out loosely". A `loose` scene deals 10-60 face-down

@@ -75,8 +75,9 @@ double lookDistance(const cv::Mat& a, const cv::Mat& b) {
 class Layout {
 public:
     Layout(cv::RNG& rng, const std::vector<DeckArt>& decks, double cardHeight,
-           double sameBackPairs = 0.0)
-        : rng_(rng), decks_(decks), cardHeight_(cardHeight), sameBackPairs_(sameBackPairs) {}
+           double sameBackPairs = 0.0, double ribbonShiftLo = 0.04, double ribbonShiftHi = 0.14)
+        : rng_(rng), decks_(decks), cardHeight_(cardHeight), sameBackPairs_(sameBackPairs),
+          ribbonShiftLo_(ribbonShiftLo), ribbonShiftHi_(ribbonShiftHi) {}
 
     std::vector<Placement> cards;
 
@@ -180,7 +181,7 @@ public:
         const double h = cardH();
         // shift between neighbours at the cards' top edge, in card heights (a card is ~0.7 wide):
         // face-up fans mostly show the whole corner index, ribbons show a strip of back
-        const double shift = faceUp ? uni(0.09, 0.22) : uni(0.04, 0.14);
+        const double shift = faceUp ? uni(0.09, 0.22) : uni(ribbonShiftLo_, ribbonShiftHi_);
         const double radius = h * uni(0.6, 1.2);
         const double step = h * shift;
         const double turn = arc ? shift * h / (radius + h / 2) : uni(-0.01, 0.01);
@@ -274,6 +275,7 @@ private:
     const std::vector<DeckArt>& decks_;
     double cardHeight_;
     double sameBackPairs_;
+    double ribbonShiftLo_, ribbonShiftHi_;
     std::map<int, std::set<int>> used_;
 };
 
@@ -631,7 +633,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         const int rows = (piles + cols - 1) / cols;
         cardHeight = std::min(aw / cols / 0.75, ah / rows) * rng.uniform(0.6, 0.85);
     }
-    Layout layout(rng, decks, cardHeight, options_.sameBackPairs);
+    Layout layout(rng, decks, cardHeight, options_.sameBackPairs, options_.ribbonShiftLo,
+                  options_.ribbonShiftHi);
     auto sub = [&](double fx, double fy, double fw, double fh) {
         return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
     };

@@ -56,6 +56,11 @@ struct SceneOptions {
     // where the segmenter must find the side between two cards of one print. 0 (the default) draws
     // nothing more, so a seed's scenes stay as they were.
     double sameBackPairs = 0.0;
+    // How far each card of a face-down ribbon lies from the one before it, in card heights (a card
+    // is about 0.7 wide), drawn evenly between the two. The default 0.04..0.14 shows strips of 6-20%
+    // of a card, as a tight spread does; wider spreads (up to 0.5) for measuring and training the
+    // row reader on them. The same draw either way, so a seed's default scenes stay as they were.
+    double ribbonShiftLo = 0.04, ribbonShiftHi = 0.14;
 };
 
 // A printed corner index of a placed face-up card.
