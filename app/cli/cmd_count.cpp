@@ -538,7 +538,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     j["message"] = std::to_string(narrow) + " unknown card" + (narrow == 1 ? "" : "s") +
                                    " of a ribbon show" + (narrow == 1 ? "s" : "") + " under an eighth of " +
                                    (narrow == 1 ? "its" : "their") + " back: spread the ribbon wider "
-                                   "(about a quarter of each card) and count again";
+                                   "(a quarter to a half of each card) and count again";
                 if (faces) {
                     io::Json up = io::Json::array();
                     for (const auto& q : got.faceUp) up.push_back({{"quad", quadJson(q)}});

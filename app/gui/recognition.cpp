@@ -295,7 +295,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                  : QString())
         .arg(tally.unknown > 0 && tally.narrowStrips > 0
                  ? QString("; %1 unknown card(s) of a ribbon show too little of the back: spread "
-                           "it wider (about a quarter of each card)")
+                           "it wider (a quarter to a half of each card)")
                        .arg(tally.narrowStrips)
                  : QString());
 }

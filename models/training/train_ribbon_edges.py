@@ -34,7 +34,7 @@ ALONG = 160.0    # the row's thickness (a card's height) in samples along it
 DILATIONS = (1, 2, 4, 8, 1)
 WIDTH = 32
 KERNEL = 5
-GAP_MIN, GAP_MAX = 4, 40     # decoding: samples between neighbouring edges
+GAP_MIN, GAP_MAX = 4, 60     # decoding: samples between neighbouring edges (40 until 2026-11-29)
 END_CUT = 0.78 * ALONG / 1.45  # no edge within ~0.78 of a card width of the row's top end
 FRAME = 'box'    # 'box': the row's rotated box; 'corners': the homography of its four corners
 

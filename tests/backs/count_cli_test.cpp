@@ -406,8 +406,10 @@ TEST_F(CountCli, ACountOfMostlyUnknownCardsSaysToCheckItByEye) {
 
 // A ribbon spread so tight that each strip shows under an eighth of its card (vision::kNarrowStrip)
 // with cards of a deck not enrolled: they are unknown, and `count` asks for a wider spread; each
-// strip gives the share of its card it shows. Spread to a quarter of a card, no such message (at
-// 0.37 of a card, wider than the generator's ribbons, the finder read 17 strips for these 12 cards).
+// strip gives the share of its card it shows. Spread to a quarter of a card, no such message. (With
+// the edge finder before 2026-11-29 a spread of 0.37 of a card was read as 17 strips for these 12
+// cards; retrained with wide ribbons it reads 12 at 0.37, 0.44 and 0.51: BACKS.md, "Wide ribbon
+// spreads".)
 TEST_F(CountCli, ANarrowRibbonOfUnknownStripsAsksForAWiderSpread) {
     ASSERT_EQ(run({"deck", "enroll", "--deck", "Ann-blue", enrolmentPicture(blue, 1, "blue.png")}).code, 0);
     auto ribbon = [&](float shift, const std::string& name) {

@@ -526,11 +526,13 @@ std::vector<float> ribbonEdgeProbabilities(const std::vector<float>& features, i
 }
 
 // The edges read from the start of the row (sample 0 always one: the bottom card's outer edge) and
-// the chain's score: peaks of p (>= 0.2) chained 4-40 samples apart, scoring sum (p - 0.5) minus
-// 0.3 x |gap change| / gap; no edge in the last ~0.78 card widths (the card on top). The twin of
-// `decode` in the training script.
+// the chain's score: peaks of p (>= 0.2) chained 4-60 samples apart (160 a card's height: strips
+// up to about half a card wide; 40 until 2026-11-29, when ribbons spread wider than a quarter of
+// a card were cut into extra strips; 80 also took large patterned cards for rows: BACKS.md, "Wide
+// ribbon spreads"), scoring sum (p - 0.5) minus 0.3 x |gap change| / gap; no edge in the last
+// ~0.78 card widths (the card on top). The twin of `decode` in the training script.
 std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
-    constexpr int kGapMin = 4, kGapMax = 40;
+    constexpr int kGapMin = 4, kGapMax = 60;
     constexpr float kTau = 0.5f, kLambda = 0.3f, kPeak = 0.2f;
     const float endCut = 0.78f * ribbonnet::kAlong / 1.45f;
     const int n = int(p.size());

@@ -69,7 +69,7 @@ struct DeckCount {
     // cloth cut into card-sized pieces); a person should look.
     bool mostlyUnknown() const;
     // Unknown cards read from strips under kNarrowStrip of their card: spreading the ribbon wider
-    // (about a quarter of each card) lets them be told apart.
+    // (a quarter to a half of each card) lets them be told apart.
     int narrowUnknown() const;
 };
 
