@@ -592,7 +592,9 @@ TEST(LakeCounter, StripsSayHowMuchOfTheirCardShows) {
                   << got.narrowUnknown() << "\n";
         EXPECT_NEAR(median, h * shift / w, 0.04f) << "shift " << shift;
         EXPECT_EQ(got.narrowUnknown(), narrowUnknown);
-        if (median >= 2 * vi::kNarrowStrip) EXPECT_EQ(got.narrowUnknown(), 0);
+        if (median >= 2 * vi::kNarrowStrip) {
+            EXPECT_EQ(got.narrowUnknown(), 0);
+        }
     }
     vi::DeckCount c;
     vi::CountedCard narrow, wide, whole, given;
