@@ -74,10 +74,11 @@ double lookDistance(const cv::Mat& a, const cv::Mat& b) {
 // Builds layouts; keeps every (deck, card) at most once, as real decks do.
 class Layout {
 public:
+    // `options`: the layout's own (SceneOptions::sameBackPairs, ribbonShiftLo / Hi); it must
+    // outlive the layout.
     Layout(cv::RNG& rng, const std::vector<DeckArt>& decks, double cardHeight,
-           double sameBackPairs = 0.0, double ribbonShiftLo = 0.04, double ribbonShiftHi = 0.14)
-        : rng_(rng), decks_(decks), cardHeight_(cardHeight), sameBackPairs_(sameBackPairs),
-          ribbonShiftLo_(ribbonShiftLo), ribbonShiftHi_(ribbonShiftHi) {}
+           const SceneOptions& options)
+        : rng_(rng), decks_(decks), cardHeight_(cardHeight), options_(options) {}
 
     std::vector<Placement> cards;
 
@@ -109,7 +110,7 @@ public:
     // next card to lie near (its deck, place and angle copied: `cards` may grow); none otherwise.
     // Nothing is drawn when the option is 0, so the scenes of a seed stay as they were.
     std::optional<Placement> ownDeckCard(std::size_t first) {
-        if (sameBackPairs_ <= 0 || cards.size() <= first || uni(0, 1) >= sameBackPairs_)
+        if (options_.sameBackPairs <= 0 || cards.size() <= first || uni(0, 1) >= options_.sameBackPairs)
             return std::nullopt;
         return cards[first + std::size_t(uniInt(0, int(cards.size() - first)))];
     }
@@ -181,7 +182,7 @@ public:
         const double h = cardH();
         // shift between neighbours at the cards' top edge, in card heights (a card is ~0.7 wide):
         // face-up fans mostly show the whole corner index, ribbons show a strip of back
-        const double shift = faceUp ? uni(0.09, 0.22) : uni(ribbonShiftLo_, ribbonShiftHi_);
+        const double shift = faceUp ? uni(0.09, 0.22) : uni(options_.ribbonShiftLo, options_.ribbonShiftHi);
         const double radius = h * uni(0.6, 1.2);
         const double step = h * shift;
         const double turn = arc ? shift * h / (radius + h / 2) : uni(-0.01, 0.01);
@@ -274,8 +275,7 @@ private:
     cv::RNG& rng_;
     const std::vector<DeckArt>& decks_;
     double cardHeight_;
-    double sameBackPairs_;
-    double ribbonShiftLo_, ribbonShiftHi_;
+    const SceneOptions& options_;
     std::map<int, std::set<int>> used_;
 };
 
@@ -633,8 +633,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         const int rows = (piles + cols - 1) / cols;
         cardHeight = std::min(aw / cols / 0.75, ah / rows) * rng.uniform(0.6, 0.85);
     }
-    Layout layout(rng, decks, cardHeight, options_.sameBackPairs, options_.ribbonShiftLo,
-                  options_.ribbonShiftHi);
+    Layout layout(rng, decks, cardHeight, options_);
     auto sub = [&](double fx, double fy, double fw, double fh) {
         return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
     };
