@@ -980,8 +980,12 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->cardsAlone)
                     for (const auto& cand : toRead)
                         read.push_back(vi::attributeCard(img, cand.quad, {}, matcher, cand.shows));
-                else
-                    read = vi::attributeCards(img, toRead, matcher);
+                else {
+                    // read as the count reads them: without what the segmenter sees as no card
+                    vi::BackFinderOptions seen;
+                    seen.learntMask = !a->tableMask;
+                    read = vi::attributeCards(img, toRead, matcher, vi::backCardProbability(img, seen));
+                }
                 for (std::size_t k = 0; k < read.size(); ++k) {
                     const auto& got = read[k];
                     const std::string& deck = scored[k].deck;

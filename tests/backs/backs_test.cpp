@@ -1422,6 +1422,68 @@ TEST(LakeCounter, AHandOverTheCardsAddsAtMostOneCard) {
     EXPECT_LT(errLearnt, errTableColour);
 }
 
+// A hand lying across a card: the card is read without what the segmenter sees as no card
+// (attributeCards with the segmenter's card probability), so the skin does not pull a blue card
+// towards the red deck of its design or leave it unknown. Where nothing lies on a card, the reading
+// is the one without the probability (the same distance to the same deck).
+TEST(LakeCounter, AHandOnACardIsLeftOutOfItsReading) {
+    cv::RNG rng(5);
+    int rightMasked = 0, rightWhole = 0;
+    double nearerMasked = 0, nearerWhole = 0;
+    const int trials = 6;
+    for (int trial = 0; trial < trials; ++trial) {
+        cv::Mat img = greenCloth(rng);
+        const int d = trial % 2;  // the blue and the red deck of one design
+        const cv::Mat& art = decks().art[std::size_t(d)];
+        const float h = 200.f, w = h * float(art.cols) / float(art.rows);
+        const cv::Point2f at(640.f + float(rng.uniform(-40, 40)), 360.f + float(rng.uniform(-30, 30)));
+        const vi::Quad q = cardQuad(at, float(rng.uniform(0.0, 6.283)), w, h);
+        vi::drawCard(img, art, q);
+        // a second card, clear of the hand, on which nothing lies
+        const vi::Quad clear = cardQuad({250.f, 360.f}, float(rng.uniform(0.0, 6.283)), w, h);
+        vi::drawCard(img, decks().art[std::size_t(1 - d)], clear);
+        // fingers reaching in from the right over a third or so of the card
+        drawTestHand(img, {1280.f, at.y + float(rng.uniform(-60, 60))},
+                     {at.x + 0.55f * h, at.y + float(rng.uniform(-30, 30))}, 150);
+        img = jpegCoded(img, 80);
+        std::vector<vi::BackCandidate> found(2);
+        found[0].quad = q;
+        found[1].quad = clear;
+        const cv::Mat probability = vi::backCardProbability(img);
+        ASSERT_FALSE(probability.empty());
+        // the hand shows in the rectified mask of the covered card, not in the clear one's
+        const cv::Mat covered = vi::rectifiedCardMask(probability, img.size(), q, 51);
+        const cv::Mat bare = vi::rectifiedCardMask(probability, img.size(), clear, 51);
+        ASSERT_EQ(covered.size(), cv::Size(vi::kBackWidth, vi::kBackHeight));
+        const double coveredShare = 1.0 - cv::countNonZero(covered) / double(covered.total());
+        EXPECT_GT(coveredShare, 0.1) << "trial " << trial;
+        EXPECT_LT(coveredShare, 0.7) << "trial " << trial;
+        EXPECT_LT(1.0 - cv::countNonZero(bare) / double(bare.total()), 0.05) << "trial " << trial;
+
+        const auto masked = vi::attributeCards(img, found, decks().matcher, probability);
+        const auto whole = vi::attributeCards(img, found, decks().matcher);
+        ASSERT_EQ(masked.size(), 2u);
+        rightMasked += masked[0].deck == d ? 1 : 0;
+        rightWhole += whole[0].deck == d ? 1 : 0;
+        if (masked[0].deck == d && whole[0].deck == d) {
+            nearerMasked += masked[0].distance;
+            nearerWhole += whole[0].distance;
+        }
+        EXPECT_EQ(masked[0].deckName, decks().names[std::size_t(d)]) << "trial " << trial;
+        // the clear card is read as before
+        EXPECT_EQ(masked[1].deck, whole[1].deck) << "trial " << trial;
+        EXPECT_FLOAT_EQ(masked[1].distance, whole[1].distance) << "trial " << trial;
+    }
+    RecordProperty("right_without_the_hand", rightMasked);
+    RecordProperty("right_with_the_hand", rightWhole);
+    EXPECT_EQ(rightMasked, trials);
+    // better than the reading with the hand: more cards right, or (all right both ways) nearer
+    // their deck
+    EXPECT_TRUE(rightMasked > rightWhole || nearerMasked < nearerWhole)
+        << rightMasked << " right against " << rightWhole << ", summed distances " << nearerMasked
+        << " against " << nearerWhole;
+}
+
 // Face-up cards told from backs by the picture's face reading (faceUpCards): what the back finder
 // takes for a card is left out when a read corner index lies on what shows of it, when it lies
 // mostly within a face-up card's outline (the pips and court art of a face-up card), or when it is

@@ -441,8 +441,11 @@ TEST_F(CountCli, ANarrowRibbonOfUnknownStripsAsksForAWiderSpread) {
     EXPECT_NE(m.find("spread the ribbon wider"), std::string::npos) << m;
     const Json wide = ribbon(0.18f, "wide.jpg");
     EXPECT_GE(wide["unknown"].get<int>(), 1) << wide;
-    for (const auto& c : wide["cards"])
-        if (c.value("strip", false)) EXPECT_GT(c["strip_share"].get<double>(), 0.2) << c;
+    for (const auto& c : wide["cards"]) {
+        if (c.value("strip", false)) {
+            EXPECT_GT(c["strip_share"].get<double>(), 0.2) << c;
+        }
+    }
     EXPECT_FALSE(wide.contains("message")) << wide;
 }
 

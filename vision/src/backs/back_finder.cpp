@@ -1813,7 +1813,7 @@ namespace {
 // findBackCards at the working size options.workLongSide; `claimed` as centrePieces gives it (1
 // when the instances are not used).
 std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOptions& options,
-                                          float& claimed) {
+                                          float& claimed, cv::Mat* cardProbability = nullptr) {
     std::vector<BackCandidate> out;
     claimed = 1.f;
     const float scale =
@@ -1831,6 +1831,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
     BackSegmentation seg;
     if (segmenter) {
         seg = segmenter->segment(work);
+        if (cardProbability) *cardProbability = seg.card;
         cv::threshold(seg.card, fg, 127, 255, cv::THRESH_BINARY);
         fillHoles(fg);
         edges = seg.outline;
@@ -2103,11 +2104,12 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
 }  // namespace
 
 std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options,
-                                         float* explained) {
+                                         float* explained, cv::Mat* cardProbability) {
     if (explained) *explained = 1.f;
+    if (cardProbability) cardProbability->release();
     if (bgr.empty()) return {};
     float claimed = 1.f;
-    std::vector<BackCandidate> out = findAtWorkSize(bgr, options, claimed);
+    std::vector<BackCandidate> out = findAtWorkSize(bgr, options, claimed, cardProbability);
     // Cards larger than the segmenter's training scenes showed get no middles, and their mask falls
     // apart into scraps: read the picture again at a smaller working size, and keep that reading
     // when its instances explain more of its mask.
@@ -2118,14 +2120,33 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         BackFinderOptions again = options;
         again.workLongSide = smaller;
         float claimedAgain = 1.f;
-        std::vector<BackCandidate> other = findAtWorkSize(bgr, again, claimedAgain);
+        cv::Mat probabilityAgain;
+        std::vector<BackCandidate> other =
+            findAtWorkSize(bgr, again, claimedAgain, cardProbability ? &probabilityAgain : nullptr);
         if (claimedAgain > claimed) {
             out = std::move(other);
             claimed = claimedAgain;
+            if (cardProbability) *cardProbability = probabilityAgain;
         }
     }
     if (explained) *explained = claimed;
     return out;
+}
+
+cv::Mat backCardProbability(const cv::Mat& bgr, const BackFinderOptions& options) {
+    if (bgr.empty() || !options.learntMask) return {};
+    const float scale =
+        std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
+    if (!detail::keepsPixels(bgr.size(), scale, scale)) return {};
+    const BackSegmenter* segmenter =
+        options.segmenter ? options.segmenter : BackSegmenter::forThisThread();
+    if (!segmenter) return {};
+    cv::Mat work;
+    if (scale < 1.f)
+        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    else
+        work = bgr;
+    return segmenter->segment(work).card;
 }
 
 }  // namespace nertz::vision

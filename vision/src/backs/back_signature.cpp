@@ -311,6 +311,23 @@ cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows) 
     return mask;
 }
 
+cv::Mat rectifiedCardMask(const cv::Mat& cardProbability, cv::Size picture, const Quad& quad,
+                          int threshold) {
+    if (cardProbability.empty()) return {};
+    if (cardProbability.type() != CV_8UC1 || picture.width <= 0 || picture.height <= 0)
+        throw SignatureError("back signature: the card probability must be 8-bit, of a picture of some size");
+    const double sx = double(cardProbability.cols) / picture.width,
+                 sy = double(cardProbability.rows) / picture.height;
+    const cv::Mat toMask = (cv::Mat_<double>(3, 3) << sx, 0, 0, 0, sy, 0, 0, 0, 1);
+    // rectified pixel -> picture pixel -> probability pixel
+    const cv::Mat h = toMask * cardHomography(quad).inv();
+    cv::Mat out;
+    cv::warpPerspective(cardProbability, out, h, cv::Size(kBackWidth, kBackHeight),
+                        cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::threshold(out, out, threshold, 255, cv::THRESH_BINARY);
+    return out;
+}
+
 std::vector<cv::Point2f> uncoveredPart(const std::vector<cv::Point2f>& outline,
                                        const std::vector<std::vector<cv::Point2f>>& onTop) {
     if (outline.size() < 3) return {};

@@ -36,11 +36,44 @@ struct Reading {
     BackDescriptor probe;
     BackMatch match;
     bool described = false;
+    cv::Mat showsMask;  // the mask of the rectified card it was described over (empty: all of it)
 };
+
+// A card's reading leaves out what the back segmenter is sure is no face-down card (probability
+// under kSegmenterNoCard / 255: a hand, a face-up card lying on it) where that hides at least
+// kSegmenterHides of the card's interior and leaves at least kSegmenterLeaves of it. Chosen on the
+// train-design sets (BACKS.md, "A hand on a card"): under 0.5 instead of 0.2 lost two cards of
+// `ba_tr_21` to a segmenter unsure of a borderless design; hides 0.03 / 0.10 read the same.
+constexpr int kSegmenterNoCard = 51;
+constexpr float kSegmenterHides = 0.05f;
+constexpr float kSegmenterLeaves = 0.3f;
+
+// What of a whole card is described: the polygon `shows` (rectified; empty: all of the card), less
+// what the segmenter sees as no face-down card (a hand, a face-up card on it) where that hides at
+// least kSegmenterHides of the card's interior and leaves at least kSegmenterLeaves of it.
+cv::Mat showsMaskOf(const cv::Mat& bgr, const Quad& quad, const std::vector<cv::Point2f>& shows,
+                    const cv::Mat& cardProbability) {
+    cv::Mat mask = shows.empty() ? cv::Mat() : rectifiedShows(quad, shows);
+    if (cardProbability.empty()) return mask;
+    const cv::Mat seen = rectifiedCardMask(cardProbability, bgr.size(), quad, kSegmenterNoCard);
+    // the interior the description reads (describeBack's inset: 6% across, 7% along)
+    const cv::Rect inner(int(std::lround(0.06 * kBackWidth)), int(std::lround(0.07 * kBackHeight)),
+                         kBackWidth - 2 * int(std::lround(0.06 * kBackWidth)),
+                         kBackHeight - 2 * int(std::lround(0.07 * kBackHeight)));
+    const cv::Mat before = mask.empty() ? cv::Mat(kBackHeight, kBackWidth, CV_8UC1, cv::Scalar(255)) : mask;
+    cv::Mat after;
+    cv::bitwise_and(before, seen, after);
+    const double had = cv::countNonZero(before(inner)), has = cv::countNonZero(after(inner));
+    const double area = double(inner.area());
+    if (had - has < kSegmenterHides * area || has < kSegmenterLeaves * area) return mask;
+    // keep off the edge of what is hidden, as off a card lying across
+    cv::erode(after, after, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * kShowsInset + 1, 2 * kShowsInset + 1)));
+    return after;
+}
 
 Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
                  const BackMatcher& matcher, const std::vector<cv::Point2f>& shows,
-                 bool moving = false) {
+                 bool moving = false, const cv::Mat& cardProbability = {}) {
     Reading r;
     CountedCard& c = r.card;
     c.quad = quad;
@@ -49,7 +82,9 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
     c.shows = shows;
     c.deckName = "unknown";
     try {
-        r.probe = describeBack(rectifyCard(bgr, quad), region, shows.empty() ? cv::Mat() : rectifiedShows(quad, shows));
+        r.showsMask = region.whole() ? showsMaskOf(bgr, quad, shows, cardProbability)
+                                     : cv::Mat();
+        r.probe = describeBack(rectifyCard(bgr, quad), region, r.showsMask);
         r.described = true;
         const BackMatch& m = r.match = matcher.match(r.probe, moving);
         c.deck = m.deck;
@@ -132,7 +167,7 @@ void settleBySceneCards(const cv::Mat& bgr, const BackMatcher& matcher, const st
             continue;
         // the same part of the scene's cards, either way up
         const BackRegion region = found[i].region;
-        const cv::Mat shows = c.shows.empty() ? cv::Mat() : rectifiedShows(c.quad, c.shows);
+        const cv::Mat& shows = r.showsMask;
         cv::Mat turned;
         if (!shows.empty()) cv::flip(shows, turned, -1);
         const BackRegion mirrored{1.f - region.x1, 1.f - region.x0};
@@ -186,10 +221,10 @@ constexpr double kCardPerIndex = 2.5;
 }  // namespace
 
 std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
-                                        const BackMatcher& matcher) {
+                                        const BackMatcher& matcher, const cv::Mat& cardProbability) {
     std::vector<Reading> reads;
     for (const auto& cand : found)
-        reads.push_back(readCard(bgr, cand.quad, cand.region, matcher, cand.shows));
+        reads.push_back(readCard(bgr, cand.quad, cand.region, matcher, cand.shows, false, cardProbability));
     if (matcher.options().sceneExemplars) settleBySceneCards(bgr, matcher, found, reads);
     std::vector<CountedCard> cards;
     for (auto& r : reads) cards.push_back(std::move(r.card));
@@ -296,7 +331,7 @@ Quad cardAt(cv::Point2f c, cv::Point2f u, cv::Point2f v, float alongU, float alo
 
 void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                        std::vector<BackCandidate>& found, std::vector<CountedCard>& cards,
-                       const std::vector<Quad>& faceUp) {
+                       const std::vector<Quad>& faceUp, const cv::Mat& cardProbability) {
     const RefitOptions& o = matcher.options().refit;
     // the scene's card: the median sides of its surely attributed whole cards
     std::vector<float> shorts, longs;
@@ -384,7 +419,7 @@ void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                 if (shows.size() < 3 || cv::contourArea(shows) < o.minShows * quadArea(h))
                     return std::nullopt;
             }
-            return readCard(bgr, h, {}, matcher, shows);
+            return readCard(bgr, h, {}, matcher, shows, false, cardProbability);
         };
         auto given = [&](const std::optional<Reading>& r) {
             return r && r->card.deck >= 0 && r->card.confidence >= o.confidence;
@@ -432,8 +467,9 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     const auto t0 = std::chrono::steady_clock::now();
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
-    auto found = findBackCards(bgr, options, &out.explained);
-    std::vector<CountedCard> cards = attributeCards(bgr, found, matcher);
+    cv::Mat cardProbability;
+    auto found = findBackCards(bgr, options, &out.explained, &cardProbability);
+    std::vector<CountedCard> cards = attributeCards(bgr, found, matcher, cardProbability);
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
     // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);
@@ -496,7 +532,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                 keptFound.push_back(std::move(found[i]));
                 keptCards.push_back(std::move(cards[i]));
             }
-        refitUnknownCards(bgr, matcher, keptFound, keptCards, out.faceUp);
+        refitUnknownCards(bgr, matcher, keptFound, keptCards, out.faceUp, cardProbability);
         found = std::move(keptFound);
         cards = std::move(keptCards);
         keep.assign(cards.size(), true);

@@ -140,8 +140,15 @@ struct BackFinderOptions {
 // kept (BackFinderOptions::minClaimed), 1 without the instances. Low (under 0.5) where the picture
 // is unlike the scenes the segmenter was trained on: cards far larger or smaller, clutter it takes
 // for cards. Synthetic table scenes give 0.73-1.
+// `cardProbability` (optional): the segmenter's BackSegmentation::card of the reading kept, at its
+// working size (empty without the segmenter), for attributeCards.
 std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options = {},
-                                         float* explained = nullptr);
+                                         float* explained = nullptr,
+                                         cv::Mat* cardProbability = nullptr);
+
+// The segmenter's BackSegmentation::card of `bgr` at the finder's working size, as findBackCards
+// sees it first; empty without the segmenter (BackFinderOptions::learntMask off, or no model).
+cv::Mat backCardProbability(const cv::Mat& bgr, const BackFinderOptions& options = {});
 
 // The four corners of a row of cards (a ribbon spread) from its outline, as a camera at a slant
 // sees it (a quadrilateral, not a rectangle): the quadrilateral that the sides of the outline's

@@ -91,6 +91,13 @@ cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 inline constexpr int kShowsInset = 3;
 cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows);
 
+// Where the back segmenter sees a face-down card on the rectified card (rectifyCard(bgr, quad)):
+// `cardProbability` is BackSegmentation::card (probability x 255) of the picture `picture` at any
+// size (the finder's working size); 255 where it is over `threshold`, 0 elsewhere (a hand, a
+// face-up card, the table), kBackWidth x kBackHeight. Empty when `cardProbability` is.
+cv::Mat rectifiedCardMask(const cv::Mat& cardProbability, cv::Size picture, const Quad& quad,
+                          int threshold = 127);
+
 // What shows of a card: the largest part of `outline` (picture pixels) that none of `onTop` covers,
 // simplified to within 1 px; empty when nothing of it is left.
 std::vector<cv::Point2f> uncoveredPart(const std::vector<cv::Point2f>& outline,

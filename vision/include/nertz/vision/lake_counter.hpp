@@ -81,16 +81,21 @@ CountedCard attributeCard(const cv::Mat& bgr, const Quad& quad, const BackRegion
 
 // The cards of one picture attributed together, as countBacks does: each alone (attributeCard),
 // then those left unknown between two decks read again beside the scene's own whole cards of those
-// decks (MatcherOptions::sceneExemplars). One card per candidate, in order.
+// decks (MatcherOptions::sceneExemplars). One card per candidate, in order. With
+// `cardProbability` (the back segmenter's BackSegmentation::card of the picture, at any size:
+// findBackCards gives it) a whole card is read without what the segmenter sees as no face-down card
+// on it (a hand, a face-up card), where that hides a noticeable part of it.
 std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<BackCandidate>& cards,
-                                        const BackMatcher& matcher);
+                                        const BackMatcher& matcher,
+                                        const cv::Mat& cardProbability = {});
 
 // RefitOptions applied to `cards` (attributeCards of `found`): unknown loose cards fitted again by
 // card-sized guesses around them; a card placed beside one adds to both vectors. `faceUp`: outlines
 // of face-up cards (DeckCount::faceUp), which no guess may be and which hide what lies under them.
+// `cardProbability`: as attributeCards reads it.
 void refitUnknownCards(const cv::Mat& bgr, const BackMatcher& matcher,
                        std::vector<BackCandidate>& found, std::vector<CountedCard>& cards,
-                       const std::vector<Quad>& faceUp = {});
+                       const std::vector<Quad>& faceUp = {}, const cv::Mat& cardProbability = {});
 
 // Which of the found cards are not backs, judged by `faces` (Vision I's reading of the same
 // picture). Only cards read face up with an index of at least `minConfidence` are taken as face up
