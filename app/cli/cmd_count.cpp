@@ -185,6 +185,7 @@ io::Json countJson(const vi::DeckCount& c) {
             j["strip_share"] = std::round(card.stripShare * 1000) / 1000;
         }
         if (!card.shows.empty()) j["shows"] = pointsJson(card.shows);
+        if (card.hidden >= 0.01f) j["hidden"] = std::round(double(card.hidden) * 100) / 100;
         if (card.frame >= 0) j["frame"] = card.frame;
         cards.push_back(j);
     }
@@ -1088,7 +1089,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     for (const auto& c : got.cards)
                         found.push_back({{"quad", quadJson(c.quad)}, {"deck", c.deckName}, {"confidence", c.confidence},
                                          {"distance", c.distance}, {"runner_up", c.runnerUp},
-                                         {"nearest", c.nearest >= 0 ? matcher.decks()[std::size_t(c.nearest)].name : ""}, {"strip", c.strip}, {"covered", !c.shows.empty()},
+                                         {"nearest", c.nearest >= 0 ? matcher.decks()[std::size_t(c.nearest)].name : ""}, {"strip", c.strip}, {"covered", !c.shows.empty()}, {"hidden", c.hidden},
                                          {"shows", pointsJson(c.shows)}});
                     std::ofstream((fs::path(cardsDir) / files[i].filename()).string()) << io::dumpJson(found) << "\n";
                 }

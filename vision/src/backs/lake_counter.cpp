@@ -51,8 +51,10 @@ constexpr float kSegmenterLeaves = 0.3f;
 // What of a whole card is described: the polygon `shows` (rectified; empty: all of the card), less
 // what the segmenter sees as no face-down card (a hand, a face-up card on it) where that hides at
 // least kSegmenterHides of the card's interior and leaves at least kSegmenterLeaves of it.
+// `hidden`: the share of the interior that the segmenter hides (0 without its probability).
 cv::Mat showsMaskOf(const cv::Mat& bgr, const Quad& quad, const std::vector<cv::Point2f>& shows,
-                    const cv::Mat& cardProbability) {
+                    const cv::Mat& cardProbability, float& hidden) {
+    hidden = 0.f;
     cv::Mat mask = shows.empty() ? cv::Mat() : rectifiedShows(quad, shows);
     if (cardProbability.empty()) return mask;
     const cv::Mat seen = rectifiedCardMask(cardProbability, bgr.size(), quad, kSegmenterNoCard);
@@ -65,6 +67,7 @@ cv::Mat showsMaskOf(const cv::Mat& bgr, const Quad& quad, const std::vector<cv::
     cv::bitwise_and(before, seen, after);
     const double had = cv::countNonZero(before(inner)), has = cv::countNonZero(after(inner));
     const double area = double(inner.area());
+    hidden = float((had - has) / area);
     if (had - has < kSegmenterHides * area || has < kSegmenterLeaves * area) return mask;
     // keep off the edge of what is hidden, as off a card lying across
     cv::erode(after, after, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * kShowsInset + 1, 2 * kShowsInset + 1)));
@@ -82,7 +85,7 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
     c.shows = shows;
     c.deckName = "unknown";
     try {
-        r.showsMask = region.whole() ? showsMaskOf(bgr, quad, shows, cardProbability)
+        r.showsMask = region.whole() ? showsMaskOf(bgr, quad, shows, cardProbability, c.hidden)
                                      : cv::Mat();
         r.probe = describeBack(rectifyCard(bgr, quad), region, r.showsMask);
         r.described = true;

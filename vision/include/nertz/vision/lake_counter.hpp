@@ -33,6 +33,11 @@ struct CountedCard {
     // A card others lie across: `quad` is the whole card as estimated, attributed from this part of
     // it that shows (picture pixels); empty when the whole card (or a strip) was read.
     std::vector<cv::Point2f> shows;
+    // The share of the card's interior that the back segmenter is sure is no face-down card, left
+    // out of its reading where that is at least 5% (attributeCards): a hand or a face-up card on
+    // it, or, most often on the synthetic loose sorts, table under an outline fitted too large;
+    // 0 without the segmenter's card probability, and for strips.
+    float hidden = 0.f;
     int frame = -1;        // video: the frame it was counted in
 };
 
