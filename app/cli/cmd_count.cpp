@@ -70,7 +70,9 @@ std::vector<std::uint8_t> readBytes(const std::string& path, const std::string& 
 }
 
 // The signature of a deck from pictures of its back: the largest face-down card in each.
-vi::BackSignature enrolFromPictures(const std::vector<std::string>& images) {
+// `warnings`: a picture whose card has something on it (vision::kEnrolHidden or more hidden).
+vi::BackSignature enrolFromPictures(const std::vector<std::string>& images,
+                                    std::vector<std::string>& warnings) {
     if (images.empty()) throw sc("IMAGE", "give at least one picture of the deck's back");
     // a few views are enough (each adds ~13 kB to the signature stored with the deck)
     if (images.size() > 5)
@@ -78,7 +80,8 @@ vi::BackSignature enrolFromPictures(const std::vector<std::string>& images) {
     vi::BackSignature sig;
     for (const auto& path : images) {
         const cv::Mat img = readImage(path, "IMAGE");
-        const auto found = vi::findBackCards(img);
+        cv::Mat probability;
+        const auto found = vi::findBackCards(img, {}, nullptr, &probability);
         const vi::BackCandidate* best = nullptr;
         for (const auto& c : found)
             if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad)))
@@ -87,6 +90,12 @@ vi::BackSignature enrolFromPictures(const std::vector<std::string>& images) {
             throw sc("IMAGE",
                      "no card back found in " + path + " (lay one card flat, fully in view)");
         sig.merge(vi::makeBackSignature(img, best->quad));
+        if (const float hidden = vi::hiddenShare(probability, img.size(), best->quad);
+            hidden >= vi::kEnrolHidden)
+            warnings.push_back(path + ": " + std::to_string(int(std::lround(hidden * 100))) +
+                               "% of the card is covered by something that is no card back (a "
+                               "finger, a hand, a face-up card): enrol again from a picture of "
+                               "the card uncovered");
     }
     return sig;
 }
@@ -356,8 +365,13 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                          "pictures of the back (one card flat, or the top of the deck)")
             ->required();
         enroll->callback([a] {
-            const vi::BackSignature sig = enrolFromPictures(a->images);
+            std::vector<std::string> covered;
+            const vi::BackSignature sig = enrolFromPictures(a->images, covered);
             io::Json warnings = io::Json::array();
+            for (const auto& w : covered) {
+                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w << "\n";
+                warnings.push_back(w);
+            }
             if (!a->against.empty()) {
                 const vi::BackMatcher m = matcherFromFiles(a->against);
                 for (const auto& w : m.closeTo(sig)) {
@@ -417,7 +431,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                          "pictures of the back (one card flat, or the top of the deck)")
             ->required();
         enroll->callback([a, &ctx] {
-            const vi::BackSignature sig = enrolFromPictures(a->images);
+            std::vector<std::string> covered;
+            const vi::BackSignature sig = enrolFromPictures(a->images, covered);
             auto db = openDb(ctx);
             db::Transaction tx(*db);
             std::vector<db::Deck> all = db::PlayerRepo(*db).decks();
@@ -448,6 +463,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             db::PlayerRepo(*db).setDeckBack(id, sig.toBytes());
             tx.commit();
             io::Json warnings = io::Json::array();
+            for (const auto& w : covered) {
+                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w << "\n";
+                warnings.push_back(w);
+            }
             for (const auto& w : others.closeTo(sig)) {
                 std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
                 warnings.push_back(w.message);

@@ -171,6 +171,15 @@ void DecksScreen::showEnrolReading(const EnrolReading& r) {
         enrolState_->setText("No card back in view: hold one card face down, flat, fully in view.");
         return;
     }
+    if (r.notCollected) {
+        enrolState_->setText(QString("Something lies on the card (%1% of it: a finger, a hand, another card): take it off; "
+                                     "this view is not collected (%2 view%3 so far).")
+                                 .arg(int(std::lround(r.covered * 100)))
+                                 .arg(r.views)
+                                 .arg(r.views == 1 ? "" : "s"));
+        enrolState_->setStyleSheet("font-size:17px; color:#e65100;");
+        return;
+    }
     QString text = QString("Back in view (%1 of the picture), %2 view%3 collected.")
                        .arg(QString::number(100.0 * r.areaShare, 'f', 0) + "%")
                        .arg(r.views)
@@ -189,6 +198,8 @@ void DecksScreen::showEnrolReading(const EnrolReading& r) {
 
 void DecksScreen::enrol() {
     if (enrolDeck_->currentIndex() < 0) return banner_->showError("Add the deck first (left), then enrol its back.");
+    if (reading_.notCollected && reading_.signature.empty())
+        return banner_->showError("Something lies on the card (a finger, a hand, another card): take it off and enrol again.");
     if (!reading_.found || reading_.signature.empty())
         return banner_->showError("No card back in view yet: hold one card face down, flat, under the camera.");
     const QString deck = enrolDeck_->currentText();

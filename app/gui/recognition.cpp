@@ -370,12 +370,27 @@ QString RecognitionAnalyzer::deal(cv::Mat& frame) {
 QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
     std::lock_guard lock(mutex_);
     EnrolReading r;
-    const auto found = vi::findBackCards(frame);
+    cv::Mat probability;
+    const auto found = vi::findBackCards(frame, {}, nullptr, &probability);
     const vi::BackCandidate* best = nullptr;
     for (const auto& c : found)
         if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad))) best = &c;
     QString summary = "Enrol: hold one card back flat under the camera";
-    if (best) {
+    if (best) r.covered = vi::hiddenShare(probability, cv::Size(frame.cols, frame.rows), best->quad);
+    if (best && r.covered >= vi::kEnrolHidden) {
+        // a finger or a hand on the card: this view would teach the deck's back wrong
+        r.found = true;
+        r.notCollected = true;
+        r.views = static_cast<int>(impl_->views.size());
+        r.areaShare = vi::quadArea(best->quad) / float(frame.cols * frame.rows);
+        if (!impl_->views.empty()) {
+            vi::BackSignature merged;
+            for (const auto& v : impl_->views) merged.merge(v);
+            r.signature = merged.toBytes();
+        }
+        drawOutline(frame, toQuad(best->quad), QColor("#ef6c00"), "covered", 3);
+        summary = QString("Enrol: something lies on the card (%1%): take it off").arg(int(std::lround(r.covered * 100)));
+    } else if (best) {
         try {
             vi::BackSignature sig = vi::makeBackSignature(frame, best->quad);
             impl_->views.push_back(sig);

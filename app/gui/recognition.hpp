@@ -72,6 +72,10 @@ struct EnrolReading {
     float nearestDistance = 0;
     QStringList warnings;   // "too close" warnings against enrolled decks
     float areaShare = 0;    // the card's share of the frame
+    // The share of the card something that is no card back lies on (a finger, a hand); at
+    // vision::kEnrolHidden or more the view is not collected (notCollected).
+    float covered = 0;
+    bool notCollected = false;
 };
 
 // What Lake mode read on one frame.

@@ -97,6 +97,7 @@ TEST_F(CountCli, EnrolTwoColoursOfOneDesignThenCountATableByDeck) {
     EXPECT_EQ(ja["deck"], "Ann-blue");
     EXPECT_EQ(ja["views"], 1);
     EXPECT_GT(ja["bytes"].get<int>(), 1000);
+    EXPECT_TRUE(ja["warnings"].empty()) << a.out;  // a clean view of the back
     ASSERT_EQ(run({"deck", "enroll", "--deck", "Bo-red", enrolmentPicture(red, 2, "red.png")}).code, 0);
 
     const std::string picture = table(3, 2, "table.jpg");
@@ -129,6 +130,31 @@ TEST_F(CountCli, EnrolTwoColoursOfOneDesignThenCountATableByDeck) {
     const Json jo = Json::parse(only.out);
     EXPECT_EQ(jo["counts"], Json::parse(R"({"Ann-blue":3})")) << only.out;
     EXPECT_EQ(jo["unknown"], 2);
+}
+
+// An enrolment picture with a thumb and palm on the card: the signature is stored (the picture
+// may be all the player has), with a warning naming the picture and how much of the card is covered.
+TEST_F(CountCli, EnrollingACoveredCardWarnsToEnrolItUncovered) {
+    const auto v = vi::renderEnrolmentView(blue, 3);
+    cv::Mat img = v.image.clone();
+    // a palm over a corner of the card, reaching in from outside it
+    const cv::Point2f mid = (v.quad[0] + v.quad[1] + v.quad[2] + v.quad[3]) * 0.25f;
+    const cv::Point2f corner = v.quad[2];
+    const float side = float(cv::norm(v.quad[1] - v.quad[0]));
+    const cv::Point palm(cvRound(corner.x + (mid.x - corner.x) * 0.45f), cvRound(corner.y + (mid.y - corner.y) * 0.45f));
+    const cv::Point away(cvRound(corner.x + (corner.x - mid.x)), cvRound(corner.y + (corner.y - mid.y)));
+    cv::line(img, palm, away, cv::Scalar(120, 150, 205), int(side * 0.5f));
+    cv::circle(img, palm, int(side * 0.3f), cv::Scalar(120, 150, 205), cv::FILLED);
+    const std::string p = (dir / "covered.png").string();
+    cv::imwrite(p, img);
+    const auto r = run({"deck", "enroll", "--deck", "Ann-blue", p});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    ASSERT_EQ(j["warnings"].size(), 1u) << r.out;
+    const std::string w = j["warnings"][0].get<std::string>();
+    EXPECT_NE(w.find("covered.png"), std::string::npos) << w;
+    EXPECT_NE(w.find("enrol again"), std::string::npos) << w;
+    EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
 }
 
 // A hand lying across a card: the card is counted to its deck, read without the hand, and its

@@ -7,6 +7,8 @@
 // through the view counted once each in the "Dealt one at a time" mode; a rating
 // recompute on a job thread; a custom rule set file, bad and good.
 #include <sqlite3.h>
+#include <algorithm>
+#include <opencv2/imgproc.hpp>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
@@ -23,6 +25,8 @@
 #include <opencv2/videoio.hpp>
 
 #include "camera_view.hpp"
+#include "nertz/vision/back_finder.hpp"
+#include "nertz/vision/back_signature.hpp"
 #include "decks_screen.hpp"
 #include "demo_clip.hpp"
 #include "frame_source.hpp"
@@ -97,6 +101,29 @@ private slots:
         click(w, "enrolBack");
         QVERIFY(sqlText(file, "SELECT length(back_signature) FROM decks WHERE name = 'Blue'").toInt() > 100);
         QCOMPARE(sqlText(file, "SELECT colour FROM decks WHERE name = 'Blue'"), QString("#00838f"));
+
+        // a frame of the red back with a palm on the card: the view is not collected, and the
+        // screen says to take it off
+        {
+            cv::Mat frame = clip_.frames[std::size_t(plan_.enrolFirst[1])].clone();
+            const auto found = nertz::vision::findBackCards(frame);
+            QVERIFY(!found.empty());
+            const auto& q = std::max_element(found.begin(), found.end(), [](const auto& a, const auto& b) {
+                                return nertz::vision::quadArea(a.quad) < nertz::vision::quadArea(b.quad);
+                            })->quad;
+            const cv::Point2f mid = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+            const float side = float(cv::norm(q[1] - q[0]));
+            const cv::Point palm(cvRound(q[2].x + (mid.x - q[2].x) * 0.45f), cvRound(q[2].y + (mid.y - q[2].y) * 0.45f));
+            const cv::Point away(cvRound(2 * q[2].x - mid.x), cvRound(2 * q[2].y - mid.y));
+            cv::line(frame, palm, away, cv::Scalar(120, 150, 205), int(side * 0.5f));
+            cv::circle(frame, palm, int(side * 0.3f), cv::Scalar(120, 150, 205), cv::FILLED);
+            QDir().mkpath(dir.filePath("covered"));
+            cv::imwrite(dir.filePath("covered/f0000.png").toStdString(), frame);
+        }
+        pick(w, "enrolDeck", "Bo: Red");
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("covered"), {}}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(decks->lastReading().notCollected, 15000);
+        QVERIFY(find<QLabel>(w, "enrolState")->text().contains("Something lies on the card"));
 
         QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("red"), {}}, false));
         pick(w, "enrolDeck", "Bo: Red");

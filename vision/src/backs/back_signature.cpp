@@ -328,6 +328,18 @@ cv::Mat rectifiedCardMask(const cv::Mat& cardProbability, cv::Size picture, cons
     return out;
 }
 
+cv::Rect cardInterior() {
+    const int x = int(std::lround(0.06 * kBackWidth)), y = int(std::lround(0.07 * kBackHeight));
+    return {x, y, kBackWidth - 2 * x, kBackHeight - 2 * y};
+}
+
+float hiddenShare(const cv::Mat& cardProbability, cv::Size picture, const Quad& quad) {
+    const cv::Mat seen = rectifiedCardMask(cardProbability, picture, quad, kSureNoCard);
+    if (seen.empty()) return 0.f;
+    const cv::Rect inner = cardInterior();
+    return 1.f - float(cv::countNonZero(seen(inner))) / float(inner.area());
+}
+
 std::vector<cv::Point2f> uncoveredPart(const std::vector<cv::Point2f>& outline,
                                        const std::vector<std::vector<cv::Point2f>>& onTop) {
     if (outline.size() < 3) return {};

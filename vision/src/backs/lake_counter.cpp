@@ -44,7 +44,7 @@ struct Reading {
 // kSegmenterHides of the card's interior and leaves at least kSegmenterLeaves of it. Chosen on the
 // train-design sets (BACKS.md, "A hand on a card"): under 0.5 instead of 0.2 lost two cards of
 // `ba_tr_21` to a segmenter unsure of a borderless design; hides 0.03 / 0.10 read the same.
-constexpr int kSegmenterNoCard = 51;
+constexpr int kSegmenterNoCard = kSureNoCard;
 constexpr float kSegmenterHides = 0.05f;
 constexpr float kSegmenterLeaves = 0.3f;
 
@@ -58,10 +58,7 @@ cv::Mat showsMaskOf(const cv::Mat& bgr, const Quad& quad, const std::vector<cv::
     cv::Mat mask = shows.empty() ? cv::Mat() : rectifiedShows(quad, shows);
     if (cardProbability.empty()) return mask;
     const cv::Mat seen = rectifiedCardMask(cardProbability, bgr.size(), quad, kSegmenterNoCard);
-    // the interior the description reads (describeBack's inset: 6% across, 7% along)
-    const cv::Rect inner(int(std::lround(0.06 * kBackWidth)), int(std::lround(0.07 * kBackHeight)),
-                         kBackWidth - 2 * int(std::lround(0.06 * kBackWidth)),
-                         kBackHeight - 2 * int(std::lround(0.07 * kBackHeight)));
+    const cv::Rect inner = cardInterior();  // what the description reads
     const cv::Mat before = mask.empty() ? cv::Mat(kBackHeight, kBackWidth, CV_8UC1, cv::Scalar(255)) : mask;
     cv::Mat after;
     cv::bitwise_and(before, seen, after);

@@ -98,6 +98,20 @@ cv::Mat rectifiedShows(const Quad& quad, const std::vector<cv::Point2f>& shows);
 cv::Mat rectifiedCardMask(const cv::Mat& cardProbability, cv::Size picture, const Quad& quad,
                           int threshold = 127);
 
+// The segmenter's card probability (x 255) under which a pixel is surely no face-down card (a hand,
+// a face-up card, the table): what a card's reading leaves out (attributeCards) and what enrolment
+// warns about (models/training/BACKS.md, "A hand on a card").
+inline constexpr int kSureNoCard = 51;
+// The part of a rectified whole card (kBackWidth x kBackHeight) that describeBack reads: 6% in from
+// the long sides, 7% from the short ones.
+cv::Rect cardInterior();
+// The share of the card's interior (cardInterior) that `cardProbability` (as for
+// rectifiedCardMask) says is surely no face-down card.
+float hiddenShare(const cv::Mat& cardProbability, cv::Size picture, const Quad& quad);
+// An enrolment picture whose card has this share of it hidden (a finger, a hand on it) is not a
+// clean view of the back: the CLI warns, the app does not collect the view.
+inline constexpr float kEnrolHidden = 0.1f;
+
 // What shows of a card: the largest part of `outline` (picture pixels) that none of `onTop` covers,
 // simplified to within 1 px; empty when nothing of it is left.
 std::vector<cv::Point2f> uncoveredPart(const std::vector<cv::Point2f>& outline,
