@@ -376,7 +376,13 @@ QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
     for (const auto& c : found)
         if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad))) best = &c;
     QString summary = "Enrol: hold one card back flat under the camera";
-    if (best) r.covered = vi::hiddenShare(probability, cv::Size(frame.cols, frame.rows), best->quad);
+    if (best) {
+        try {
+            r.covered = vi::hiddenShare(probability, cv::Size(frame.cols, frame.rows), best->quad);
+        } catch (const std::exception&) {
+            r.covered = 0.f;  // a degenerate outline: the signature below says so
+        }
+    }
     if (best && r.covered >= vi::kEnrolHidden) {
         // a finger or a hand on the card: this view would teach the deck's back wrong
         r.found = true;
