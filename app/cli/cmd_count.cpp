@@ -70,6 +70,12 @@ std::vector<std::uint8_t> readBytes(const std::string& path, const std::string& 
 }
 
 // The signature of a deck from pictures of its back: the largest face-down card in each.
+// One warning of enrolling `deck`: on stderr, and into the JSON answer's "warnings".
+void warnEnrolment(const std::string& deck, const std::string& message, io::Json& warnings) {
+    std::cerr << "nertzref-cli: warning: " << deck << ": " << message << "\n";
+    warnings.push_back(message);
+}
+
 // `warnings`: a picture whose card has something on it (vision::kEnrolHidden or more hidden).
 vi::BackSignature enrolFromPictures(const std::vector<std::string>& images,
                                     std::vector<std::string>& warnings) {
@@ -368,16 +374,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::vector<std::string> covered;
             const vi::BackSignature sig = enrolFromPictures(a->images, covered);
             io::Json warnings = io::Json::array();
-            for (const auto& w : covered) {
-                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w << "\n";
-                warnings.push_back(w);
-            }
+            for (const auto& w : covered) warnEnrolment(a->deck, w, warnings);
             if (!a->against.empty()) {
                 const vi::BackMatcher m = matcherFromFiles(a->against);
-                for (const auto& w : m.closeTo(sig)) {
-                    std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
-                    warnings.push_back(w.message);
-                }
+                for (const auto& w : m.closeTo(sig)) warnEnrolment(a->deck, w.message, warnings);
             }
             const auto bytes = sig.toBytes();
             std::error_code ec;
@@ -463,14 +463,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             db::PlayerRepo(*db).setDeckBack(id, sig.toBytes());
             tx.commit();
             io::Json warnings = io::Json::array();
-            for (const auto& w : covered) {
-                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w << "\n";
-                warnings.push_back(w);
-            }
-            for (const auto& w : others.closeTo(sig)) {
-                std::cerr << "nertzref-cli: warning: " << a->deck << ": " << w.message << "\n";
-                warnings.push_back(w.message);
-            }
+            for (const auto& w : covered) warnEnrolment(a->deck, w, warnings);
+            for (const auto& w : others.closeTo(sig)) warnEnrolment(a->deck, w.message, warnings);
             std::cout << io::dumpJson(io::Json{{"deck", a->deck},
                                   {"views", sig.views()},
                                   {"bytes", sig.toBytes().size()},

@@ -104,6 +104,12 @@ struct RecognitionAnalyzer::Impl {
     // Enrol
     vi::BackMatcher enrolled;
     std::vector<vi::BackSignature> views;
+    // the last views collected, as one signature
+    vi::BackSignature mergedViews() const {
+        vi::BackSignature merged;
+        for (const auto& v : views) merged.merge(v);
+        return merged;
+    }
     // Lake
     std::unique_ptr<vi::Detector> detector;
     QString detectorError;
@@ -389,11 +395,7 @@ QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
         r.notCollected = true;
         r.views = static_cast<int>(impl_->views.size());
         r.areaShare = vi::quadArea(best->quad) / float(frame.cols * frame.rows);
-        if (!impl_->views.empty()) {
-            vi::BackSignature merged;
-            for (const auto& v : impl_->views) merged.merge(v);
-            r.signature = merged.toBytes();
-        }
+        if (!impl_->views.empty()) r.signature = impl_->mergedViews().toBytes();
         drawOutline(frame, toQuad(best->quad), QColor("#ef6c00"), "covered", 3);
         summary = QString("Enrol: something lies on the card (%1%): take it off").arg(int(std::lround(r.covered * 100)));
     } else if (best) {
@@ -401,8 +403,7 @@ QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
             vi::BackSignature sig = vi::makeBackSignature(frame, best->quad);
             impl_->views.push_back(sig);
             while (static_cast<int>(impl_->views.size()) > kEnrolViews) impl_->views.erase(impl_->views.begin());
-            vi::BackSignature merged;
-            for (const auto& v : impl_->views) merged.merge(v);
+            const vi::BackSignature merged = impl_->mergedViews();
             r.found = true;
             r.signature = merged.toBytes();
             r.views = static_cast<int>(impl_->views.size());

@@ -1810,23 +1810,35 @@ cv::Mat tableForeground(const cv::Mat& work) {
 
 namespace {
 
+// `bgr` shrunk to the working size options.workLongSide (never enlarged) into `work`, at `scale`;
+// false when it keeps no pixel one way there.
+bool toWorkSize(const cv::Mat& bgr, const BackFinderOptions& options, cv::Mat& work, float& scale) {
+    scale = std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
+    if (!detail::keepsPixels(bgr.size(), scale, scale)) return false;
+    if (scale < 1.f)
+        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    else
+        work = bgr;
+    return true;
+}
+
+// The segmenter the options ask for: theirs, or this thread's; null with learntMask off.
+const BackSegmenter* segmenterOf(const BackFinderOptions& options) {
+    if (!options.learntMask) return nullptr;
+    return options.segmenter ? options.segmenter : BackSegmenter::forThisThread();
+}
+
 // findBackCards at the working size options.workLongSide; `claimed` as centrePieces gives it (1
 // when the instances are not used).
 std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOptions& options,
                                           float& claimed, cv::Mat* cardProbability = nullptr) {
     std::vector<BackCandidate> out;
     claimed = 1.f;
-    const float scale =
-        std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
-    // a picture that keeps no pixel one way at the working size (a 1 x 4000 strip) shows no card
-    if (!detail::keepsPixels(bgr.size(), scale, scale)) return out;
+    float scale = 1.f;
     cv::Mat work;
-    if (scale < 1.f)
-        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
-    else
-        work = bgr;
-    const BackSegmenter* segmenter = nullptr;
-    if (options.learntMask) segmenter = options.segmenter ? options.segmenter : BackSegmenter::forThisThread();
+    // a picture that keeps no pixel one way at the working size (a 1 x 4000 strip) shows no card
+    if (!toWorkSize(bgr, options, work, scale)) return out;
+    const BackSegmenter* segmenter = segmenterOf(options);
     cv::Mat fg, edges;
     BackSegmentation seg;
     if (segmenter) {
@@ -2134,18 +2146,11 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
 }
 
 cv::Mat backCardProbability(const cv::Mat& bgr, const BackFinderOptions& options) {
-    if (bgr.empty() || !options.learntMask) return {};
-    const float scale =
-        std::min(1.f, float(options.workLongSide) / float(std::max(bgr.cols, bgr.rows)));
-    if (!detail::keepsPixels(bgr.size(), scale, scale)) return {};
-    const BackSegmenter* segmenter =
-        options.segmenter ? options.segmenter : BackSegmenter::forThisThread();
-    if (!segmenter) return {};
+    if (bgr.empty()) return {};
+    const BackSegmenter* segmenter = segmenterOf(options);
+    float scale = 1.f;
     cv::Mat work;
-    if (scale < 1.f)
-        cv::resize(bgr, work, cv::Size(), scale, scale, cv::INTER_AREA);
-    else
-        work = bgr;
+    if (!segmenter || !toWorkSize(bgr, options, work, scale)) return {};
     return segmenter->segment(work).card;
 }
 

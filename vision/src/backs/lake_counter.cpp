@@ -40,11 +40,10 @@ struct Reading {
 };
 
 // A card's reading leaves out what the back segmenter is sure is no face-down card (probability
-// under kSegmenterNoCard / 255: a hand, a face-up card lying on it) where that hides at least
+// under kSureNoCard / 255: a hand, a face-up card lying on it) where that hides at least
 // kSegmenterHides of the card's interior and leaves at least kSegmenterLeaves of it. Chosen on the
 // train-design sets (BACKS.md, "A hand on a card"): under 0.5 instead of 0.2 lost two cards of
 // `ba_tr_21` to a segmenter unsure of a borderless design; hides 0.03 / 0.10 read the same.
-constexpr int kSegmenterNoCard = kSureNoCard;
 constexpr float kSegmenterHides = 0.05f;
 constexpr float kSegmenterLeaves = 0.3f;
 
@@ -57,7 +56,7 @@ cv::Mat showsMaskOf(const cv::Mat& bgr, const Quad& quad, const std::vector<cv::
     hidden = 0.f;
     cv::Mat mask = shows.empty() ? cv::Mat() : rectifiedShows(quad, shows);
     if (cardProbability.empty()) return mask;
-    const cv::Mat seen = rectifiedCardMask(cardProbability, bgr.size(), quad, kSegmenterNoCard);
+    const cv::Mat seen = rectifiedCardMask(cardProbability, bgr.size(), quad, kSureNoCard);
     const cv::Rect inner = cardInterior();  // what the description reads
     const cv::Mat before = mask.empty() ? cv::Mat(kBackHeight, kBackWidth, CV_8UC1, cv::Scalar(255)) : mask;
     cv::Mat after;
