@@ -127,7 +127,8 @@ void BM_CountRibbonFrame(benchmark::State& state) {
 }
 
 // Two ribbons that touch (BackFinderOptions::splitRows): arg 0 as `count` reads them (split into
-// rows along the segmenter's instances), 1 without the split.
+// rows along the segmenter's instances; 24 of 24 since 2026-11-29, 6 before: BACKS.md, "Two rows
+// that touch"), 1 without the split (6).
 void BM_CountTouchingRibbonsFrame(benchmark::State& state) {
     const auto& f = fixture();
     vi::BackFinderOptions o;

@@ -1321,6 +1321,9 @@ cv::Mat nearestInstance(const cv::Mat& label, const cv::Mat& fg) {
 // A row part is at most kRowThick card lengths thick, and one of its box's sides is within
 // kRowSlack of a card's length.
 constexpr float kRowThick = 1.15f, kRowSlack = 0.2f;
+// A join whose instances (kRowLying of their area) are longer along a side of its box than across
+// it, and that side longer than kTwoRows card lengths, is two rows side by side, not one.
+constexpr float kTwoRows = 1.5f, kRowLying = 0.8f;
 
 struct RowPart {
     Blob blob;
@@ -1393,7 +1396,34 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
     // a row of cards shifted along their short sides is a card's long side thick (its length, the
     // card's width and more, may be either side of the box); two rows side by side are thicker, and
     // two cards end to end (a card's width by two of its lengths) are no such row
-    auto fillOf = [&](const std::vector<cv::Point>& hull, double a) {
+    //
+    // Every card of a row shows across the row's whole thickness (a strip, or the top card whole),
+    // so what shows of it is longer across the row than along it. Two rows side by side whose
+    // strips together are about a card's length long make a box a card's length wide and two long:
+    // the old test took it for a row running across both, but its instances lie along that long
+    // side. A join whose instances lie along a side longer than kTwoRows card lengths is no row.
+    const std::vector<std::vector<cv::Point>> own = hulls;  // each instance's hull and area, kept
+    const std::vector<double> ownArea = area;
+    auto lieAlong = [&](const std::vector<int>& in, cv::Point2f dir) {
+        double lying = 0, all = 0;
+        for (int m : in) {
+            const auto& h = own[std::size_t(m)];
+            if (h.empty()) continue;
+            const cv::Point2f other(-dir.y, dir.x);
+            float lo = std::numeric_limits<float>::max(), hi = -lo, first = lo, last = -lo;
+            for (const auto& p : h) {
+                const float t = dir.dot(cv::Point2f(p)), l = other.dot(cv::Point2f(p));
+                lo = std::min(lo, t);
+                hi = std::max(hi, t);
+                first = std::min(first, l);
+                last = std::max(last, l);
+            }
+            all += ownArea[std::size_t(m)];
+            if (hi - lo > last - first) lying += ownArea[std::size_t(m)];
+        }
+        return all > 0 && lying >= kRowLying * all;
+    };
+    auto fillOf = [&](const std::vector<cv::Point>& hull, double a, const std::vector<int>& in) {
         const cv::RotatedRect r = cv::minAreaRect(hull);
         const float lo = std::min(r.size.width, r.size.height),
                     hi = std::max(r.size.width, r.size.height);
@@ -1401,6 +1431,15 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
         if (std::abs(lo - cardLong) > kRowSlack * cardLong &&
             std::abs(hi - cardLong) > kRowSlack * cardLong)
             return 0.0;
+        if (hi > kTwoRows * cardLong) {
+            cv::Point2f corner[4];
+            r.points(corner);
+            for (int k = 0; k < 2; ++k) {
+                const cv::Point2f side = corner[k + 1] - corner[k];
+                const float len = float(cv::norm(side));
+                if (len > kTwoRows * cardLong && lieAlong(in, side * (1.f / len))) return 0.0;
+            }
+        }
         return a / std::max(1.0, double(lo) * hi);
     };
     std::vector<bool> alive(n, true);
@@ -1419,7 +1458,9 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
                 std::vector<cv::Point> both = hulls[i], hull;
                 both.insert(both.end(), hulls[j].begin(), hulls[j].end());
                 cv::convexHull(both, hull);
-                const double f = fillOf(hull, area[i] + area[j]);
+                std::vector<int> in = members[i];
+                in.insert(in.end(), members[j].begin(), members[j].end());
+                const double f = fillOf(hull, area[i] + area[j], in);
                 if (f >= best) {
                     best = f;
                     ba = i;
