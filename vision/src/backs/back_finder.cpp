@@ -596,8 +596,14 @@ std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
     return edges;
 }
 
+// How far a row's corner may lie outside its outline's hull, as a share of the row's thickness:
+// outlines of the segmenter's card mask (kRowReach), and outlines of a part of a blob split into
+// rows (kSplitRowReach), made of the segmenter's instances, whose borders bulge where a neighbouring
+// row's pixels were given to them.
+constexpr double kRowReach = 0.2, kSplitRowReach = 0.1;
+
 // rowCorners before its corners are put in order: the four corners in the hull's order.
-std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline) {
+std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline, double maxReach = kRowReach) {
     std::vector<cv::Point2f> pts(outline.begin(), outline.end()), h;
     cv::convexHull(pts, h);
     if (h.size() < 4) return std::nullopt;
@@ -634,7 +640,7 @@ std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline) {
     auto side = [&](std::size_t i) { return cv::norm(h[(i + 1) % 4] - h[i]); };
     // a corner far outside the hull (a row cut by the picture's edge, a card sticking out): no
     // quadrilateral
-    const double reach = 0.2 * std::min(side(0) + side(2), side(1) + side(3)) / 2;
+    const double reach = maxReach * std::min(side(0) + side(2), side(1) + side(3)) / 2;
     for (const auto& p : h)
         if (-cv::pointPolygonTest(hullPts, p, true) > reach) return std::nullopt;
     return Quad{h[0], h[1], h[2], h[3]};
@@ -763,10 +769,11 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
 enum class RowWay { Both, Along, Across };
 std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
                                       const BackFinderOptions& options, float cardLong, bool& clear,
-                                      RowWay way = RowWay::Both, float* topShare = nullptr) {
+                                      RowWay way = RowWay::Both, float* topShare = nullptr,
+                                      double cornerReach = kRowReach) {
     float s1 = 0, s2 = 0, t1 = 0, t2 = 0, w1 = 0, w2 = 0;
     const float cardAspect = options.cardAspect;
-    const auto corners = options.rowCorners ? rowQuad(b.contour) : std::nullopt;
+    const auto corners = options.rowCorners ? rowQuad(b.contour, cornerReach) : std::nullopt;
     std::vector<BackCandidate> along, across;
     if (way != RowWay::Across)
         along = ribbonCards(b, bgr, scale, cardAspect, false, corners, &s1, &t1, &w1);
@@ -2038,7 +2045,8 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const RowWay way = loThick == hiThick ? RowWay::Both
                                    : hiThick          ? RowWay::Across
                                                       : RowWay::Along;
-                auto cards = readRibbon(part.blob, bgr, scale, options, cardLong, clear, way);
+                auto cards = readRibbon(part.blob, bgr, scale, options, cardLong, clear, way,
+                                        nullptr, kSplitRowReach);
                 if (!clear || int(cards.size()) < options.rowMinCentres) continue;
                 emit(std::move(cards), true);
                 any = true;
