@@ -1411,26 +1411,31 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
     // side. A join whose instances lie along a side longer than kTwoRows card lengths is no row.
     const std::vector<std::vector<cv::Point>> own = hulls;  // each instance's hull and area, kept
     const std::vector<double> ownArea = area;
-    auto lieAlong = [&](const std::vector<int>& in, cv::Point2f dir) {
+    std::vector<bool> alive(n, true);
+    std::vector<std::vector<int>> members(n);  // the instances each group holds
+    for (std::size_t k = 0; k < n; ++k) members[k] = {int(k)};
+    // (the instances of two groups about to be joined, `a` and `b`)
+    auto lieAlong = [&](const std::vector<int>& a, const std::vector<int>& b, cv::Point2f dir) {
+        const cv::Point2f other(-dir.y, dir.x);
         double lying = 0, all = 0;
-        for (int m : in) {
-            const auto& h = own[std::size_t(m)];
-            if (h.empty()) continue;
-            const cv::Point2f other(-dir.y, dir.x);
-            float lo = std::numeric_limits<float>::max(), hi = -lo, first = lo, last = -lo;
-            for (const auto& p : h) {
-                const float t = dir.dot(cv::Point2f(p)), l = other.dot(cv::Point2f(p));
-                lo = std::min(lo, t);
-                hi = std::max(hi, t);
-                first = std::min(first, l);
-                last = std::max(last, l);
+        for (const auto* in : {&a, &b})
+            for (int m : *in) {
+                const auto& h = own[std::size_t(m)];
+                if (h.empty()) continue;
+                float lo = std::numeric_limits<float>::max(), hi = -lo, first = lo, last = -lo;
+                for (const auto& p : h) {
+                    const float t = dir.dot(cv::Point2f(p)), l = other.dot(cv::Point2f(p));
+                    lo = std::min(lo, t);
+                    hi = std::max(hi, t);
+                    first = std::min(first, l);
+                    last = std::max(last, l);
+                }
+                all += ownArea[std::size_t(m)];
+                if (hi - lo > last - first) lying += ownArea[std::size_t(m)];
             }
-            all += ownArea[std::size_t(m)];
-            if (hi - lo > last - first) lying += ownArea[std::size_t(m)];
-        }
         return all > 0 && lying >= kRowLying * all;
     };
-    auto fillOf = [&](const std::vector<cv::Point>& hull, double a, const std::vector<int>& in) {
+    auto fillOf = [&](const std::vector<cv::Point>& hull, double a, std::size_t i, std::size_t j) {
         const cv::RotatedRect r = cv::minAreaRect(hull);
         const float lo = std::min(r.size.width, r.size.height),
                     hi = std::max(r.size.width, r.size.height);
@@ -1444,14 +1449,13 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
             for (int k = 0; k < 2; ++k) {
                 const cv::Point2f side = corner[k + 1] - corner[k];
                 const float len = float(cv::norm(side));
-                if (len > kTwoRows * cardLong && lieAlong(in, side * (1.f / len))) return 0.0;
+                if (len > kTwoRows * cardLong &&
+                    lieAlong(members[i], members[j], side * (1.f / len)))
+                    return 0.0;
             }
         }
         return a / std::max(1.0, double(lo) * hi);
     };
-    std::vector<bool> alive(n, true);
-    std::vector<std::vector<int>> members(n);
-    for (std::size_t k = 0; k < n; ++k) members[k] = {int(k)};
     constexpr int kMinBorder = 3;
     for (;;) {
         double best = minFill;
@@ -1465,9 +1469,7 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
                 std::vector<cv::Point> both = hulls[i], hull;
                 both.insert(both.end(), hulls[j].begin(), hulls[j].end());
                 cv::convexHull(both, hull);
-                std::vector<int> in = members[i];
-                in.insert(in.end(), members[j].begin(), members[j].end());
-                const double f = fillOf(hull, area[i] + area[j], in);
+                const double f = fillOf(hull, area[i] + area[j], i, j);
                 if (f >= best) {
                     best = f;
                     ba = i;
