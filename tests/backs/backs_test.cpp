@@ -694,9 +694,10 @@ TEST(BackFinder, ALargeCardGivenTwoMiddlesIsOneCard) {
 // (BackFinderOptions::splitRows) each is read as a row of its own. Needs: the count without the
 // split at least 8 cards off in every trial, and with it at most half as far off as without it and
 // within two cards in every trial. (Found 25 for 20, 21 for 21 and 26 for 19 from the seventeenth
-// session, 2026-11-29, until a split row's corners were held nearer its outline, kSplitRowReach:
-// now 21, 21 and 20; the bulges of a split part's outline had framed one row askew and its strips
-// were read one too many; without the split 5 each time. BACKS.md, "Two rows that touch".)
+// session, 2026-11-29, until a split part was also read in its rotated box and the reading whose
+// edges score better each kept: now 21, 22 and 20; the bulges of a split part's outline had framed
+// one row askew and its strips were read one too many; without the split 5 each time. BACKS.md,
+// "Two rows that touch".)
 TEST(LakeCounter, CountsTwoRibbonSpreadsThatTouch) {
     cv::RNG rng(33);
     for (int trial = 0; trial < 3; ++trial) {
@@ -734,8 +735,9 @@ TEST(LakeCounter, CountsTwoRibbonSpreadsThatTouch) {
 // nearly upright cards (strips 0.09-0.16 of a card's width), 2 px apart, 8 trials. Needs no trial
 // two cards short or more (without the rule: 9 found for 26, 4 for 28), the total within one card
 // in 7, and the per deck error (the sum over decks of |found - true| plus the unknown) at most 3 in
-// 7. Now all 8 within one card and at most 1 per deck; before a split row's corners were held
-// nearer its outline (kSplitRowReach) two read 26 for 25 and 27 for 22, per deck 9 and 5.
+// 7. Now 7 within one card (28 for 26 the other), per deck at most 2; before a split part was also
+// read in its rotated box (the reading scoring better an edge kept) two read 26 for 25 and 27 for
+// 22, per deck 9 and 5.
 TEST(LakeCounter, TwoShortRowsThatTouchAreReadRowByRow) {
     cv::RNG rng(71);
     int near = 0, byDeck = 0;

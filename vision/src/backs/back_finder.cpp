@@ -596,14 +596,11 @@ std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
     return edges;
 }
 
-// How far a row's corner may lie outside its outline's hull, as a share of the row's thickness:
-// outlines of the segmenter's card mask (kRowReach), and outlines of a part of a blob split into
-// rows (kSplitRowReach), made of the segmenter's instances, whose borders bulge where a neighbouring
-// row's pixels were given to them.
-constexpr double kRowReach = 0.2, kSplitRowReach = 0.1;
+// How far a row's corner may lie outside its outline's hull, as a share of the row's thickness.
+constexpr double kRowReach = 0.2;
 
 // rowCorners before its corners are put in order: the four corners in the hull's order.
-std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline, double maxReach = kRowReach) {
+std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline) {
     std::vector<cv::Point2f> pts(outline.begin(), outline.end()), h;
     cv::convexHull(pts, h);
     if (h.size() < 4) return std::nullopt;
@@ -640,7 +637,7 @@ std::optional<Quad> rowQuad(const std::vector<cv::Point>& outline, double maxRea
     auto side = [&](std::size_t i) { return cv::norm(h[(i + 1) % 4] - h[i]); };
     // a corner far outside the hull (a row cut by the picture's edge, a card sticking out): no
     // quadrilateral
-    const double reach = maxReach * std::min(side(0) + side(2), side(1) + side(3)) / 2;
+    const double reach = kRowReach * std::min(side(0) + side(2), side(1) + side(3)) / 2;
     for (const auto& p : h)
         if (-cv::pointPolygonTest(hullPts, p, true) > reach) return std::nullopt;
     return Quad{h[0], h[1], h[2], h[3]};
@@ -770,10 +767,11 @@ enum class RowWay { Both, Along, Across };
 std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
                                       const BackFinderOptions& options, float cardLong, bool& clear,
                                       RowWay way = RowWay::Both, float* topShare = nullptr,
-                                      double cornerReach = kRowReach) {
+                                      bool useCorners = true, float* edgeScore = nullptr) {
     float s1 = 0, s2 = 0, t1 = 0, t2 = 0, w1 = 0, w2 = 0;
     const float cardAspect = options.cardAspect;
-    const auto corners = options.rowCorners ? rowQuad(b.contour, cornerReach) : std::nullopt;
+    const auto corners =
+        options.rowCorners && useCorners ? rowQuad(b.contour) : std::nullopt;
     std::vector<BackCandidate> along, across;
     if (way != RowWay::Across)
         along = ribbonCards(b, bgr, scale, cardAspect, false, corners, &s1, &t1, &w1);
@@ -787,6 +785,8 @@ std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float s
                          (isAcross ? t2 : t1) >= options.longRowThick * cardLong;
     const float minScore = longRow ? options.longRowScore : options.shortRowScore;
     clear = cards.size() >= 2 && (isAcross ? s2 : s1) >= minScore * float(cards.size() - 1);
+    if (edgeScore)
+        *edgeScore = cards.size() >= 2 ? (isAcross ? s2 : s1) / float(cards.size() - 1) : 0.f;
     return std::move(cards);
 }
 
@@ -2047,8 +2047,23 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const RowWay way = loThick == hiThick ? RowWay::Both
                                    : hiThick          ? RowWay::Across
                                                       : RowWay::Along;
+                // A split part's outline (the union of its instances' pixels) may bulge where a
+                // neighbouring row's pixels were given to it, and the frame of its four corners then
+                // lies askew: the edge finder samples the row at a slant and reads a strip twice.
+                // The part is also read in its rotated box, and the reading whose edges score
+                // better each is kept (askew frames score about 0.25 an edge, straight ones 0.45).
+                float perEdge = 0.f, boxPerEdge = 0.f;
+                bool boxClear = false;
                 auto cards = readRibbon(part.blob, bgr, scale, options, cardLong, clear, way,
-                                        nullptr, kSplitRowReach);
+                                        nullptr, true, &perEdge);
+                if (options.rowCorners) {
+                    auto inBox = readRibbon(part.blob, bgr, scale, options, cardLong, boxClear,
+                                            way, nullptr, false, &boxPerEdge);
+                    if (boxPerEdge > perEdge) {
+                        cards = std::move(inBox);
+                        clear = boxClear;
+                    }
+                }
                 if (!clear || int(cards.size()) < options.rowMinCentres) continue;
                 emit(std::move(cards), true);
                 any = true;
