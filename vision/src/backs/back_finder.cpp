@@ -762,16 +762,19 @@ std::vector<BackCandidate> ribbonCards(const Blob& b, const cv::Mat& bgr, float 
 // A blob read as a ribbon both ways (along and across its box's long side); the way whose chain
 // scores better. Or one way only (`way`: where the row's direction is known). `clear`: it holds
 // two cards or more with edges scoring `shortRowScore` an edge (`longRowScore` for a long row at
-// least `longRowThick` of the scene's card length `cardLong` thick; 0: not known).
+// least `longRowThick` of the scene's card length `cardLong` thick; 0: not known). `frame`: the
+// row's four corners to read it in (nullopt: its rotated box) where the caller found them already
+// (null: rowQuad's, with BackFinderOptions::rowCorners). `edgeScore`: the chain's score an edge.
 enum class RowWay { Both, Along, Across };
 std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float scale,
                                       const BackFinderOptions& options, float cardLong, bool& clear,
                                       RowWay way = RowWay::Both, float* topShare = nullptr,
-                                      bool useCorners = true, float* edgeScore = nullptr) {
+                                      const std::optional<Quad>* frame = nullptr,
+                                      float* edgeScore = nullptr) {
     float s1 = 0, s2 = 0, t1 = 0, t2 = 0, w1 = 0, w2 = 0;
     const float cardAspect = options.cardAspect;
     const auto corners =
-        options.rowCorners && useCorners ? rowQuad(b.contour) : std::nullopt;
+        frame ? *frame : options.rowCorners ? rowQuad(b.contour) : std::nullopt;
     std::vector<BackCandidate> along, across;
     if (way != RowWay::Across)
         along = ribbonCards(b, bgr, scale, cardAspect, false, corners, &s1, &t1, &w1);
@@ -1406,9 +1409,9 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
     //
     // Every card of a row shows across the row's whole thickness (a strip, or the top card whole),
     // so what shows of it is longer across the row than along it. Two rows side by side whose
-    // strips together are about a card's length long make a box a card's length wide and two long:
-    // the old test took it for a row running across both, but its instances lie along that long
-    // side. A join whose instances lie along a side longer than kTwoRows card lengths is no row.
+    // strips together are about a card's length long make a box a card's length wide and two long,
+    // which the size test above takes for a row running across both; but its instances lie along
+    // that long side. A join whose instances lie along a side longer than kTwoRows card lengths is no row.
     const std::vector<std::vector<cv::Point>> own = hulls;  // each instance's hull and area, kept
     const std::vector<double> ownArea = area;
     std::vector<bool> alive(n, true);
@@ -2052,13 +2055,16 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 // lies askew: the edge finder samples the row at a slant and reads a strip twice.
                 // The part is also read in its rotated box, and the reading whose edges score
                 // better each is kept (askew frames score about 0.25 an edge, straight ones 0.45).
+                const std::optional<Quad> corners =
+                    options.rowCorners ? rowQuad(part.blob.contour) : std::nullopt;
                 float perEdge = 0.f, boxPerEdge = 0.f;
                 bool boxClear = false;
                 auto cards = readRibbon(part.blob, bgr, scale, options, cardLong, clear, way,
-                                        nullptr, true, &perEdge);
-                if (options.rowCorners) {
+                                        nullptr, &corners, &perEdge);
+                if (corners) {
+                    const std::optional<Quad> box;
                     auto inBox = readRibbon(part.blob, bgr, scale, options, cardLong, boxClear,
-                                            way, nullptr, false, &boxPerEdge);
+                                            way, nullptr, &box, &boxPerEdge);
                     if (boxPerEdge > perEdge) {
                         cards = std::move(inBox);
                         clear = boxClear;
