@@ -793,6 +793,42 @@ std::vector<BackCandidate> readRibbon(const Blob& b, const cv::Mat& bgr, float s
     return std::move(cards);
 }
 
+// A row's outline may bulge where a neighbouring card or row touches it, and the frame of its four
+// corners (rowQuad) then lies askew: the edge finder samples the row at a slant, reads a strip twice
+// or misses one. So a row with corners is read in their frame and in its rotated box, and the
+// reading whose edges score better each is kept (askew frames score about 0.25 an edge, straight
+// ones 0.45). The box's reading replaces an unclear one only when it scores like a straight frame
+// (kBoxRowScore an edge): a whole card's printed pattern, unclear in its corners' frame, reads as
+// clear strips at about 0.2 in a box a little askew of it.
+// Corners within kSameFrame work px of the box's each (a straight row): the box is not read again.
+constexpr float kBoxRowScore = 0.3f, kSameFrame = 1.f;
+std::vector<BackCandidate> readRow(const Blob& b, const cv::Mat& bgr, float scale,
+                                   const BackFinderOptions& options, float cardLong, bool& clear,
+                                   RowWay way = RowWay::Both) {
+    const std::optional<Quad> corners = options.rowCorners ? rowQuad(b.contour) : std::nullopt;
+    float perEdge = 0.f;
+    auto cards = readRibbon(b, bgr, scale, options, cardLong, clear, way, nullptr, &corners, &perEdge);
+    if (!corners) return cards;
+    cv::Point2f boxCorners[4];
+    b.box.points(boxCorners);
+    float far = 0.f;
+    for (const auto& c : *corners) {
+        float nearest = std::numeric_limits<float>::max();
+        for (const auto& p : boxCorners) nearest = std::min(nearest, float(cv::norm(c - p)));
+        far = std::max(far, nearest);
+    }
+    if (far <= kSameFrame) return cards;
+    const std::optional<Quad> box;
+    float boxPerEdge = 0.f;
+    bool boxClear = false;
+    auto inBox = readRibbon(b, bgr, scale, options, cardLong, boxClear, way, nullptr, &box, &boxPerEdge);
+    if (boxPerEdge > perEdge && (clear || boxPerEdge >= kBoxRowScore)) {
+        clear = boxClear;
+        return inBox;
+    }
+    return cards;
+}
+
 // The share of a blob's inside (its contour eroded by 4 px each way, a 9 x 9 square; work px) that
 // the segmenter's outline map marks as a card's side (over 0.5): a few per cent on one card, whose
 // own border the erosion takes away, most of it on a ribbon row, whose every strip is bounded by a
@@ -2011,7 +2047,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 return;
             }
             bool clear = false;
-            auto cards = readRibbon(b, bgr, scale, options, cardLong, clear);
+            auto cards = readRow(b, bgr, scale, options, cardLong, clear);
             const bool byCentres = rowByCentres(int(i) + 1);
             // clear edges across one card seen whole (a back printed with stripes or a lattice,
             // larger than the scene's card): not a row
@@ -2050,26 +2086,9 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const RowWay way = loThick == hiThick ? RowWay::Both
                                    : hiThick          ? RowWay::Across
                                                       : RowWay::Along;
-                // A split part's outline (the union of its instances' pixels) may bulge where a
-                // neighbouring row's pixels were given to it, and the frame of its four corners then
-                // lies askew: the edge finder samples the row at a slant and reads a strip twice.
-                // The part is also read in its rotated box, and the reading whose edges score
-                // better each is kept (askew frames score about 0.25 an edge, straight ones 0.45).
-                const std::optional<Quad> corners =
-                    options.rowCorners ? rowQuad(part.blob.contour) : std::nullopt;
-                float perEdge = 0.f, boxPerEdge = 0.f;
-                bool boxClear = false;
-                auto cards = readRibbon(part.blob, bgr, scale, options, cardLong, clear, way,
-                                        nullptr, &corners, &perEdge);
-                if (corners) {
-                    const std::optional<Quad> box;
-                    auto inBox = readRibbon(part.blob, bgr, scale, options, cardLong, boxClear,
-                                            way, nullptr, &box, &boxPerEdge);
-                    if (boxPerEdge > perEdge) {
-                        cards = std::move(inBox);
-                        clear = boxClear;
-                    }
-                }
+                // a split part's outline (the union of its instances' pixels) bulges where a
+                // neighbouring row's pixels were given to it: readRow's two frames
+                auto cards = readRow(part.blob, bgr, scale, options, cardLong, clear, way);
                 if (!clear || int(cards.size()) < options.rowMinCentres) continue;
                 emit(std::move(cards), true);
                 any = true;
@@ -2137,7 +2156,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             continue;
         }
         bool clear = false;
-        auto cards = readRibbon(b, bgr, scale, options, cardLong, clear);
+        auto cards = readRow(b, bgr, scale, options, cardLong, clear);
         if (clear)
             emit(std::move(cards), true);
         else
@@ -2157,7 +2176,7 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             continue;
         }
         if (options.learntRows && b.fill >= options.rowFill) {
-            cards = readRibbon(b, bgr, scale, options, cardLong, clear);
+            cards = readRow(b, bgr, scale, options, cardLong, clear);
         } else if (options.fitClusters && cardLong > 0 && b.fill < options.clusterFill &&
                    !(cards = fitCards(b, fg, edges, cardLong, options.cardAspect, options.clusterCover)).empty()) {
             // fitted loose cards (empty when they leave much of the blob unexplained)
