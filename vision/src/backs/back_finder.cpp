@@ -2031,8 +2031,9 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
         };
         // Learnt rows: a blob that fills its box and holds two middles or more, or is larger than a
         // card, is read as a ribbon spread; it is one when the edge finder chains clear edges in
-        // it, or when its middles make it a row anyway (then its pieces are dropped); else its
-        // pieces are its cards. ribbon[blob]: 0 not read, 1 a ribbon, 2 read and not one, 3 split
+        // it, or when its middles make it a row anyway (then its pieces are dropped; not when the
+        // unclear reading found under half as many cards as there are middles); else its pieces
+        // are its cards. ribbon[blob]: 0 not read, 1 a ribbon, 2 read and not one, 3 split
         // into rows.
         std::vector<char> ribbon(all.size() + 1, 0);
         const double oneCard = double(cardLong) * cardLong / options.cardAspect;
@@ -2052,7 +2053,11 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             // clear edges across one card seen whole (a back printed with stripes or a lattice,
             // larger than the scene's card): not a row
             if (clear && !byCentres && wholeCard(b, edges, options.wholeCardOutline)) clear = false;
-            ribbon[i + 1] = clear || byCentres ? 1 : 2;
+            // its middles make it a row, unless its unclear reading found too few cards for them
+            // (BackFinderOptions::unclearRowMiddles): then its pieces count it better
+            const bool rowAnyway =
+                byCentres && float(cards.size()) >= options.unclearRowMiddles * float(inBlob[i + 1]);
+            ribbon[i + 1] = clear || rowAnyway ? 1 : 2;
             if (ribbon[i + 1] == 1) emit(std::move(cards), true);
         };
         // Rows that touch (splitIntoRows): a blob too thick to be one row, or one filling its box

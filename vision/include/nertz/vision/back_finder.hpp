@@ -105,6 +105,12 @@ struct BackFinderOptions {
     float centreMergeFit = 1.1f;    // both fit in a card of this many times the card's size
     int rowMinCentres = 3;          // a blob that fills its box is read as a ribbon row only when it
                                     // holds this many middles
+    // A blob whose middles make it a row though the row reader found no clear edges in it is
+    // counted by its pieces instead when that unclear reading found fewer cards than this share of
+    // its middles (a wide ribbon cut by the picture's edge, read in its rotated box: 2 cards where
+    // the segmenter sees 13 middles). 0: always a row (the finder before 2026-11-29, twentieth
+    // session).
+    float unclearRowMiddles = 0.5f;
     // A piece smaller than this share of a card (or not card-shaped) is part of a card that others
     // lie across: its card is completed to the scene's card size under them, and attribution reads
     // only the part that shows (BackCandidate::shows). 0: pieces are given as they show.
