@@ -821,7 +821,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
-                 noOutlineRows = false, noWholeCards = false;
+                 noOutlineRows = false, noWholeCards = false, rowsByMiddles = false;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -865,6 +865,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "do not read a blob that the size and fill rules leave out of the row reader as a "
             "row when the segmenter marks card sides all through it (the finder before "
             "2026-11-27, sixth session; BACKS.md, \"Rows the size rules left out\")");
+        cmd->add_flag(
+            "--rows-by-middles", a->rowsByMiddles,
+            "keep a blob the segmenter's middles make a row as a row even when the row reader found "
+            "no clear edges and fewer cards than half its middles in it, not counted by its pieces "
+            "(the finder before 2026-11-29, twentieth session; BACKS.md, \"Every row read in both frames\")");
         cmd->add_flag(
             "--no-whole-cards", a->noWholeCards,
             "do not take a piece, or two pieces together, with a card's four corners and no side "
@@ -1054,6 +1059,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->noRowSplit) finder.splitRows = 0.f;
                 finder.rowCorners = !a->boxRows;
                 if (a->noOutlineRows) finder.outlineRows = 0.f;
+                if (a->rowsByMiddles) finder.unclearRowMiddles = 0.f;
                 if (a->noWholeCards) finder.wholeCardOutline = 0.f;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
