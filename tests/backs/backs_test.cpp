@@ -772,7 +772,8 @@ TEST(LakeCounter, TwoShortRowsThatTouchAreReadRowByRow) {
 }
 
 // A wide ribbon (strips of a quarter to a third of the card's height) seen at a slant (the table's
-// far side shrunk to 50-70%) and running off the picture's left edge, its first card cut in half.
+// far side shrunk to 50-70%), running up at 50-75 degrees from the picture's bottom edge, which cuts
+// its first card in half. (A nearly level row running off the left edge is read right either way.)
 // The row has no four corners there (one end is the picture's edge) and is read in its rotated
 // box, askew of the slanted cards, where the row reader may find no clear edges; such a row used
 // to be taken as a row anyway on the segmenter's middles, with the two or three cards that unclear
