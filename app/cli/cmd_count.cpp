@@ -822,6 +822,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                  noComplete = false, noRefine = false, noSceneCards = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false;
+            std::string dumpTerms;
         };
         auto a = std::make_shared<Args>();
         auto* cmd = app.add_subcommand(
@@ -888,6 +889,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "--no-faces", a->noFaces,
             "do not read the scenes' faces: face-up cards are not left out but counted unknown, "
             "as 'count --no-faces' (the counter before 2026-11-24, sixth session)");
+        cmd->add_option(
+            "--dump-terms", a->dumpTerms,
+            "write each attributed card's distance terms to every enrolled deck's still whole-card "
+            "descriptors (backTerms), one JSON object a line, to this file: what "
+            "models/training/fit_back_weights.py fits backDistance's weights on");
         cmd->add_flag("--cards-alone", a->cardsAlone,
                       "per-card attribution: read each labelled card alone, not together with the "
                       "scene's other cards as 'count' reads them (the figure before 2026-11-24, "
@@ -915,6 +921,24 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::sort(files.begin(), files.end());
             if (a->limit > 0 && int(files.size()) > a->limit) files.resize(std::size_t(a->limit));
             if (files.empty()) throw sc("DIR", "no scenes in " + a->dir);
+            // --dump-terms: written beside the file and renamed over it when every scene is read
+            std::optional<std::ofstream> terms;
+            const std::string termsPart = a->dumpTerms + ".part";
+            struct PartGuard {
+                const std::string* path = nullptr;
+                ~PartGuard() {
+                    std::error_code ec;
+                    if (path) fs::remove(*path, ec);
+                }
+            } termsGuard;
+            if (!a->dumpTerms.empty()) {
+                std::error_code ec;
+                if (fs::is_directory(a->dumpTerms, ec))
+                    throw sc("dump-terms", a->dumpTerms + " is a folder; give the file's name");
+                terms.emplace(termsPart);
+                if (!*terms) throw sc("dump-terms", "cannot write " + a->dumpTerms);
+                termsGuard.path = &termsPart;
+            }
             Tally heldOut, train, warnedCards;
             int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
             // the scenes every counted card of which shows `legible` or more; |found - true|
@@ -1028,6 +1052,41 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     const float other = nearestTrue ? got.runnerUp : got.distance;
                     tt.margins.push_back(other > 1e-6f ? double(trueDistance) / double(other)
                                                        : 2.0);
+                    if (terms) {
+                        // as the true deck's distance above: the card described over what shows
+                        // of it, without the segmenter's no-card pixels (so a card with a hand on
+                        // it is dumped as it looks, not as the count read it); true_distance is
+                        // the matcher's distance of this description to the true deck
+                        const vi::BackDescriptor probe = vi::describeBack(
+                            vi::rectifyCard(img, c.quad), {},
+                            c.shows.empty() ? cv::Mat() : vi::rectifiedShows(c.quad, c.shows));
+                        io::Json decks = io::Json::array();
+                        float ownDistance = -1.f;
+                        for (std::size_t d = 0; d < matcher.decks().size(); ++d)
+                            if (matcher.decks()[d].name == deck)
+                                ownDistance = matcher.distanceTo(probe, int(d));
+                        for (const auto& enrolled : matcher.decks()) {
+                            io::Json rows = io::Json::array();
+                            for (const auto& e : enrolled.signature.descriptors)
+                                if (e.region.whole() && e.blur <= vi::stillSpread()) {
+                                    const auto t = vi::backTerms(probe, e);
+                                    rows.push_back(std::vector<float>(t.begin(), t.end()));
+                                }
+                            decks.push_back({{"name", enrolled.name}, {"terms", std::move(rows)}});
+                        }
+                        *terms << io::Json{{"scene", files[i].filename().string()},
+                                           {"truth", deck},
+                                           {"back", scored[k].back},
+                                           {"design", scored[k].design},
+                                           {"held_out", scored[k].tally == &heldOut},
+                                           {"warned", tooClose},
+                                           {"covered", !c.shows.empty()},
+                                           {"got", got.deckName},
+                                           {"true_distance", ownDistance},
+                                           {"decks", std::move(decks)}}
+                                      .dump()
+                               << "\n";
+                    }
                     if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck && !tooClose)
                         std::cerr << files[i].filename().string() << " " << scored[k].back
                                   << " truth " << deck << " got " << got.deckName << " d "
@@ -1124,6 +1183,15 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if ((i + 1) % 20 == 0 || i + 1 == files.size())
                     std::cerr << "eval-count: " << i + 1 << "/" << files.size() << " scenes, exact "
                               << exact << "\n";
+            }
+            if (terms) {
+                terms->close();
+                std::error_code ec;
+                if (terms->fail()) throw sc("dump-terms", "cannot write " + a->dumpTerms);
+                fs::rename(termsPart, a->dumpTerms, ec);
+                if (ec)
+                    throw sc("dump-terms", "cannot write " + a->dumpTerms + " (" + ec.message() + ")");
+                termsGuard.path = nullptr;
             }
             Tally all = heldOut;
             all.add(train);

@@ -19,6 +19,7 @@
 #include "nertz/synth/dataset.hpp"
 #include "nertz/synth/design_split.hpp"
 #include "nertz/synth/scene.hpp"
+#include "nertz/vision/back_signature.hpp"
 
 namespace fs = std::filesystem;
 namespace sy = nertz::synth;
@@ -378,6 +379,78 @@ TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
     const auto noQuad = runCli({"eval-count", out.string(), "--no-faces", "--cardart", NERTZ_TEST_CARDART});
     EXPECT_EQ(noQuad.code, 2);
     EXPECT_NE(noQuad.err.find("cards[0] has no \"quad\""), std::string::npos) << noQuad.err;
+    fs::remove_all(out);
+}
+
+// eval-count --dump-terms writes one line for every card it attributes: the card's distance terms
+// to each enrolled deck's still whole-card descriptors, of which kBackTermWeights give back the
+// distance the count read (what models/training/fit_back_weights.py fits on). A folder, an
+// unwritable path or a run that stops at a broken scene leaves no file behind.
+TEST(SynthCli, EvalCountDumpsEachCardsDistanceTerms) {
+    const fs::path out = tempDir("dumpterms");
+    const auto r =
+        runCli({"synth", "--out", out.string(), "--scenes", "3", "--seed", "23", "--kind", "backs",
+                "--size", "640x480", "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const fs::path dump = out / "terms.jsonl";
+    const auto e = runCli({"eval-count", out.string(), "--json", "--no-faces", "--cardart",
+                           NERTZ_TEST_CARDART, "--dump-terms", dump.string()});
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto j = nlohmann::json::parse(e.out);
+    const int attributed = j.at("attribution").at("all").at("cards").get<int>() +
+                           j.at("attribution").at("warned_scenes").at("cards").get<int>();
+    std::ifstream in(dump);
+    std::string line;
+    int lines = 0, right = 0;
+    while (std::getline(in, line)) {
+        ++lines;
+        const auto c = nlohmann::json::parse(line);
+        const std::string truth = c.at("truth").get<std::string>();
+        right += c.at("got").get<std::string>() == truth && !c.at("warned").get<bool>() ? 1 : 0;
+        bool seen = false;
+        for (const auto& d : c.at("decks")) {
+            ASSERT_FALSE(d.at("terms").empty()) << line;
+            float nearest = 1e9f;
+            for (const auto& t : d.at("terms")) {
+                ASSERT_EQ(t.size(), std::size_t(nertz::vision::kBackTerms));
+                float sum = 0.f;
+                for (int k = 0; k < nertz::vision::kBackTerms; ++k) {
+                    EXPECT_GE(t[std::size_t(k)].get<float>(), 0.f);
+                    sum += nertz::vision::kBackTermWeights[std::size_t(k)] * t[std::size_t(k)].get<float>();
+                }
+                nearest = std::min(nearest, sum);
+            }
+            if (d.at("name").get<std::string>() != truth) continue;
+            seen = true;
+            EXPECT_NEAR(nearest, c.at("true_distance").get<float>(), 1e-4f) << line;
+        }
+        EXPECT_TRUE(seen) << line;
+    }
+    EXPECT_GT(lines, 0);
+    EXPECT_EQ(lines, attributed);
+    EXPECT_EQ(right, int(std::lround(j.at("attribution").at("all").at("attribution_accuracy").get<double>() *
+                                     j.at("attribution").at("all").at("cards").get<int>())));
+    // a folder, an unwritable file: exit 2 before any scene is read
+    const auto folder = runCli({"eval-count", out.string(), "--no-faces", "--cardart",
+                                NERTZ_TEST_CARDART, "--dump-terms", out.string()});
+    EXPECT_EQ(folder.code, 2);
+    EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
+    const auto nowhere = runCli({"eval-count", out.string(), "--no-faces", "--cardart",
+                                 NERTZ_TEST_CARDART, "--dump-terms", (out / "no" / "t.jsonl").string()});
+    EXPECT_EQ(nowhere.code, 2);
+    EXPECT_FALSE(fs::exists(out / "no"));
+    // a scene that cannot be read stops the run: neither the file nor its part is left
+    fs::path last;
+    for (const auto& f : fs::directory_iterator(out / "cards")) last = std::max(last, f.path());
+    auto s = nlohmann::json::parse(slurp(last.string()));
+    s.erase("decks");
+    std::ofstream(last) << s.dump();
+    const fs::path dump2 = out / "terms2.jsonl";
+    const auto broken = runCli({"eval-count", out.string(), "--no-faces", "--cardart",
+                                NERTZ_TEST_CARDART, "--dump-terms", dump2.string()});
+    EXPECT_EQ(broken.code, 2) << broken.err;
+    EXPECT_FALSE(fs::exists(dump2));
+    EXPECT_FALSE(fs::exists(dump2.string() + ".part"));
     fs::remove_all(out);
 }
 

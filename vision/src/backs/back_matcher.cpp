@@ -11,7 +11,7 @@ namespace nertz::vision {
 
 namespace {
 // Enrolment copies smeared beyond the first length are for cards seen in motion only.
-const float kStillSpread = smearSpread(kEnrolmentSmears.front()) + 0.01f;
+const float kStillSpread = stillSpread();
 }  // namespace
 
 void BackMatcher::add(std::string name, BackSignature signature) {

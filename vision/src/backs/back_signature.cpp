@@ -614,27 +614,35 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
     return s;
 }
 
-float backDistance(const BackDescriptor& a, const BackDescriptor& b) {
-    float d = 0.55f * l1(a.chroma, b.chroma) + 0.25f * l1(a.tone, b.tone) +
-              0.2f * l1(a.orient, b.orient) + 0.15f * std::abs(a.texture - b.texture) +
-              0.5f * std::abs(a.fine - b.fine);
+std::array<float, kBackTerms> backTerms(const BackDescriptor& a, const BackDescriptor& b) {
+    std::array<float, kBackTerms> t{l1(a.chroma, b.chroma), l1(a.tone, b.tone),
+                                    l1(a.orient, b.orient), std::abs(a.texture - b.texture),
+                                    std::abs(a.fine - b.fine), 0.f, 0.f};
     if (!a.layout.empty() && a.layout.size() == b.layout.size()) {
         const std::size_t cells = a.layout.size() / 3;
         float same = 0.f, turned = 0.f;
         for (std::size_t c = 0; c < cells; ++c) {
-            const std::size_t t = cells - 1 - c;  // 180-degree turn reverses the cell order
+            const std::size_t r = cells - 1 - c;  // 180-degree turn reverses the cell order
             for (int k = 0; k < 3; ++k) {
                 const float scale = k == 0 ? 0.5f : 3.f;
                 same += scale * std::abs(a.layout[c * 3 + std::size_t(k)] -
                                          b.layout[c * 3 + std::size_t(k)]);
                 turned += scale * std::abs(a.layout[c * 3 + std::size_t(k)] -
-                                           b.layout[t * 3 + std::size_t(k)]);
+                                           b.layout[r * 3 + std::size_t(k)]);
             }
         }
-        d += 0.25f * std::min(same, turned) / float(cells);
+        t[5] = std::min(same, turned) / float(cells);
     }
     if (!a.spectrum.empty() && a.spectrum.size() == b.spectrum.size())
-        d += kSpectrumWeight * l1(a.spectrum, b.spectrum);
+        t[6] = l1(a.spectrum, b.spectrum);
+    return t;
+}
+
+float backDistance(const BackDescriptor& a, const BackDescriptor& b) {
+    // summed in the terms' order (a missing term adds an exact 0)
+    const std::array<float, kBackTerms> t = backTerms(a, b);
+    float d = 0.f;
+    for (int k = 0; k < kBackTerms; ++k) d += kBackTermWeights[std::size_t(k)] * t[std::size_t(k)];
     return d;
 }
 

@@ -164,6 +164,8 @@ inline constexpr std::array<float, 2> kEnrolmentSmears{0.25f, 0.45f};
 inline float smearSpread(float share) {
     return float(int(std::lround(share * float(kBackWidth))) | 1) / std::sqrt(12.f);
 }
+// The largest spread of an enrolment copy that a still card is compared with (BackMatcher::match).
+inline float stillSpread() { return smearSpread(kEnrolmentSmears.front()) + 0.01f; }
 
 // The signature of one view of a deck: the whole card as seen, blurred by each of kEnrolmentBlurs,
 // smeared by each of kEnrolmentSmears four ways and shrunk to kEnrolmentShrunkSides, and strips of
@@ -171,8 +173,23 @@ inline float smearSpread(float share) {
 // outside the picture.
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad);
 
-// Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs). Whole cards
-// are compared in both upright orientations and the smaller distance is taken.
+// The terms backDistance adds up, in this order: L1 of the chroma histograms, of the tone
+// histograms and of the orientation histograms; |texture difference|; |fine-share difference|; the
+// coarse layout's mean weighted difference (the smaller of the two upright orientations); L1 of the
+// spectra. The last two are 0 where either descriptor lacks them (strips, cards described over
+// what shows of them).
+inline constexpr int kBackTerms = 7;
+std::array<float, kBackTerms> backTerms(const BackDescriptor& a, const BackDescriptor& b);
+// Each term's weight in backDistance. Set by hand over the signature's versions (BACKS.md); weights
+// fitted to the train designs' cards with `eval-count --dump-terms` and
+// models/training/fit_back_weights.py did not read the held-out designs' cards better (BACKS.md,
+// "Term weights fitted").
+inline constexpr std::array<float, kBackTerms> kBackTermWeights{0.55f, 0.25f, 0.2f, 0.15f,
+                                                               0.5f,  0.25f, kSpectrumWeight};
+
+// Dissimilarity of two descriptors (0 = identical; about 1 = clearly different backs): the terms of
+// backTerms weighted by kBackTermWeights. Whole cards are compared in both upright orientations and
+// the smaller distance is taken.
 float backDistance(const BackDescriptor& a, const BackDescriptor& b);
 
 // Quad helpers.
