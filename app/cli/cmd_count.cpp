@@ -324,6 +324,56 @@ struct Tally {
 };
 
 // One deck's back artwork from the card-art cache: "<design>/<back id>@hue<deg>".
+// eval-count --dump-terms: `probe`'s backTerms to each enrolled deck's descriptors that the matcher
+// compares it with as a still card (whole cards: every still whole-card copy; a strip: the enrolled
+// strips of the nearest width, at either edge), and the matcher's distance of it to `truth`.
+io::Json deckTerms(const vi::BackDescriptor& probe, const vi::BackMatcher& matcher,
+                   const std::string& truth, float& truthDistance) {
+    const bool whole = probe.region.whole();
+    const float width = probe.region.x1 - probe.region.x0;
+    io::Json decks = io::Json::array();
+    truthDistance = -1.f;
+    for (std::size_t d = 0; d < matcher.decks().size(); ++d) {
+        const auto& enrolled = matcher.decks()[d];
+        if (enrolled.name == truth) truthDistance = matcher.distanceTo(probe, int(d));
+        float nearestWidth = 2.f;
+        for (const auto& e : enrolled.signature.descriptors)
+            if (!whole && !e.region.whole() &&
+                std::abs((e.region.x1 - e.region.x0) - width) < std::abs(nearestWidth - width))
+                nearestWidth = e.region.x1 - e.region.x0;
+        io::Json rows = io::Json::array();
+        for (const auto& e : enrolled.signature.descriptors) {
+            if (e.region.whole() != whole || e.blur > vi::stillSpread()) continue;
+            if (!whole && std::abs((e.region.x1 - e.region.x0) - nearestWidth) > 1e-4f) continue;
+            const auto t = vi::backTerms(probe, e);
+            rows.push_back(std::vector<float>(t.begin(), t.end()));
+        }
+        decks.push_back({{"name", enrolled.name}, {"terms", std::move(rows)}});
+    }
+    return decks;
+}
+
+// The strip along one long edge that shows of a card others lie across (`shows`, picture pixels):
+// the columns of the rectified card where most of its length shows, when they run from one edge
+// and nothing else shows; nullopt for any other shape.
+std::optional<vi::BackRegion> stripThatShows(const vi::Quad& quad,
+                                             const std::vector<cv::Point2f>& shows) {
+    if (shows.size() < 3) return std::nullopt;
+    const cv::Mat m = vi::rectifiedShows(quad, shows);
+    std::vector<bool> col(std::size_t(m.cols));
+    for (int x = 0; x < m.cols; ++x) col[std::size_t(x)] = cv::countNonZero(m.col(x)) * 2 > m.rows;
+    int left = 0, right = 0;
+    while (left < m.cols && col[std::size_t(left)]) ++left;
+    while (right < m.cols && col[std::size_t(m.cols - 1 - right)]) ++right;
+    const int edge = std::max(left, right);
+    if (edge < 2 || edge != int(std::count(col.begin(), col.end(), true)) ||
+        edge >= m.cols - 2 * vi::kShowsInset)
+        return std::nullopt;
+    // rectifiedShows keeps kShowsInset off the covering card's edge: give it back
+    const float w = std::min(1.f, float(edge + vi::kShowsInset) / float(m.cols));
+    return left >= right ? vi::BackRegion{0.f, w} : vi::BackRegion{1.f - w, 1.f};
+}
+
 cv::Mat backArt(const fs::path& cache, const std::string& back) {
     const auto slash = back.find('/');
     if (slash == std::string::npos) throw sc("back", "'" + back + "' is not <design>/<back id>");
@@ -892,8 +942,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_option(
             "--dump-terms", a->dumpTerms,
             "write each attributed card's distance terms to every enrolled deck's still whole-card "
-            "descriptors (backTerms), one JSON object a line, to this file: what "
-            "models/training/fit_back_weights.py fits backDistance's weights on");
+            "descriptors (backTerms), and those of each covered card showing as a strip along one "
+            "edge to the decks' strips (\"strip\": its width), one JSON object a line, to this "
+            "file: what models/training/fit_back_weights.py fits backDistance's weights on");
         cmd->add_flag("--cards-alone", a->cardsAlone,
                       "per-card attribution: read each labelled card alone, not together with the "
                       "scene's other cards as 'count' reads them (the figure before 2026-11-24, "
@@ -1003,7 +1054,37 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         ++truth[deck];
                         leastShown = std::min(leastShown, vis);
                     }
-                    if (vis < a->whole) continue;
+                    if (vis < a->whole) {
+                        if (terms && vis >= a->countable) {
+                            // a card others lie across that shows as a strip along one long edge
+                            vi::Quad quad;
+                            for (int k = 0; k < 4; ++k)
+                                quad[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
+                                                        c.at("quad")[std::size_t(k)][1].get<float>()};
+                            const auto strip = stripThatShows(
+                                quad, vi::uncoveredPart(outlines[own], {outlines.begin() + long(own) + 1,
+                                                                        outlines.end()}));
+                            if (strip) {
+                                const vi::BackDescriptor probe =
+                                    vi::describeBack(vi::rectifyCard(img, quad), *strip);
+                                float ownDistance = -1.f;
+                                io::Json decks = deckTerms(probe, matcher, deck, ownDistance);
+                                const std::string design = c.at("design").get<std::string>();
+                                *terms << io::Json{{"scene", files[i].filename().string()},
+                                                   {"truth", deck},
+                                                   {"back", c.at("back").get<std::string>()},
+                                                   {"design", design},
+                                                   {"held_out", split.isHeldOut(design)},
+                                                   {"warned", tooClose},
+                                                   {"strip", strip->x1 - strip->x0},
+                                                   {"true_distance", ownDistance},
+                                                   {"decks", std::move(decks)}}
+                                              .dump()
+                                       << "\n";
+                            }
+                        }
+                        continue;
+                    }
                     vi::BackCandidate cand;
                     for (int k = 0; k < 4; ++k)
                         cand.quad[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
@@ -1060,20 +1141,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         const vi::BackDescriptor probe = vi::describeBack(
                             vi::rectifyCard(img, c.quad), {},
                             c.shows.empty() ? cv::Mat() : vi::rectifiedShows(c.quad, c.shows));
-                        io::Json decks = io::Json::array();
                         float ownDistance = -1.f;
-                        for (std::size_t d = 0; d < matcher.decks().size(); ++d)
-                            if (matcher.decks()[d].name == deck)
-                                ownDistance = matcher.distanceTo(probe, int(d));
-                        for (const auto& enrolled : matcher.decks()) {
-                            io::Json rows = io::Json::array();
-                            for (const auto& e : enrolled.signature.descriptors)
-                                if (e.region.whole() && e.blur <= vi::stillSpread()) {
-                                    const auto t = vi::backTerms(probe, e);
-                                    rows.push_back(std::vector<float>(t.begin(), t.end()));
-                                }
-                            decks.push_back({{"name", enrolled.name}, {"terms", std::move(rows)}});
-                        }
+                        io::Json decks = deckTerms(probe, matcher, deck, ownDistance);
                         *terms << io::Json{{"scene", files[i].filename().string()},
                                            {"truth", deck},
                                            {"back", scored[k].back},

@@ -14,11 +14,14 @@ threshold and the face-up rule read distances on today's scale).
 
 `--folds K` first checks how the fit carries to designs it has not seen: the cards are split by
 design into two halves K times, fitted on one half and scored on the other, both ways. Only
-scenes enrolment did not warn about are used.
+scenes enrolment did not warn about are used. `--strips` fits on the dumped strips of covered cards
+(ribbon spreads) instead of whole cards; a strip has no layout or spectrum term, so those two
+weights stay where the pull keeps them.
 
     export NERTZ_CARDART=/tmp/cardart
     nertzref-cli eval-count /tmp/ba_tr_21 --no-faces --dump-terms /tmp/terms_ba_tr_21.jsonl
     /usr/bin/python3 models/training/fit_back_weights.py /tmp/terms_*.jsonl --folds 3 --pull 0.0002
+    /usr/bin/python3 models/training/fit_back_weights.py /tmp/terms_ri_*.jsonl --strips --folds 3
 
 Needs only numpy (Debian python3-numpy). BACKS.md, "Term weights fitted", has what it gave.
 """
@@ -33,7 +36,7 @@ NAMES = ["chroma", "tone", "orient", "texture", "fine", "layout", "spectrum"]
 MAX_DISTANCE, MIN_CONFIDENCE = 1.0, 0.25  # BackMatcherOptions
 
 
-def load(paths):
+def load(paths, strips=False):
     cards = []
     for path in paths:
         with open(path) as f:
@@ -42,10 +45,10 @@ def load(paths):
                     c = json.loads(line)
                 except json.JSONDecodeError as e:
                     sys.exit(f"{path}:{n}: not a JSON line ({e})")
-                if not c["warned"]:
+                if not c["warned"] and ("strip" in c) == strips:
                     cards.append(c)
     if not cards:
-        sys.exit("no cards of unwarned scenes in " + ", ".join(paths))
+        sys.exit(f"no {'strips' if strips else 'whole cards'} of unwarned scenes in " + ", ".join(paths))
     decks = max(len(c["decks"]) for c in cards)
     rows = max(len(d["terms"]) for c in cards for d in c["decks"])
     terms = np.full((len(cards), decks, rows, 7), np.inf, np.float64)
@@ -122,8 +125,10 @@ def main():
     ap.add_argument("--pull", type=float, default=0.0002, help="pull towards today's weights")
     ap.add_argument("--folds", type=int, default=0, help="design splits to check the fit on first")
     ap.add_argument("--iters", type=int, default=150)
+    ap.add_argument("--strips", action="store_true",
+                    help="fit on the strips of covered cards (ribbons), not on whole cards")
     args = ap.parse_args()
-    cards, terms, truth, present, designs = load(args.dumps)
+    cards, terms, truth, present, designs = load(args.dumps, args.strips)
     # today's weights must give the distances the count gave
     n = np.arange(len(truth))
     told = np.array([c["true_distance"] for c in cards])

@@ -384,7 +384,8 @@ TEST(SynthCli, EvalCountSplitsAttributionByDesign) {
 
 // eval-count --dump-terms writes one line for every card it attributes: the card's distance terms
 // to each enrolled deck's still whole-card descriptors, of which kBackTermWeights give back the
-// distance the count read (what models/training/fit_back_weights.py fits on). A folder, an
+// matcher's distance (what models/training/fit_back_weights.py fits on); and one for each covered
+// card that shows as a strip along one edge. A folder, an
 // unwritable path or a run that stops at a broken scene leaves no file behind.
 TEST(SynthCli, EvalCountDumpsEachCardsDistanceTerms) {
     const fs::path out = tempDir("dumpterms");
@@ -403,8 +404,9 @@ TEST(SynthCli, EvalCountDumpsEachCardsDistanceTerms) {
     std::string line;
     int lines = 0, right = 0;
     while (std::getline(in, line)) {
-        ++lines;
         const auto c = nlohmann::json::parse(line);
+        if (c.contains("strip")) continue;  // a covered card: below
+        ++lines;
         const std::string truth = c.at("truth").get<std::string>();
         right += c.at("got").get<std::string>() == truth && !c.at("warned").get<bool>() ? 1 : 0;
         bool seen = false;
@@ -430,6 +432,44 @@ TEST(SynthCli, EvalCountDumpsEachCardsDistanceTerms) {
     EXPECT_EQ(lines, attributed);
     EXPECT_EQ(right, int(std::lround(j.at("attribution").at("all").at("attribution_accuracy").get<double>() *
                                      j.at("attribution").at("all").at("cards").get<int>())));
+    // a ribbon spread: its covered cards are dumped as the strips that show of them, compared with
+    // the decks' strips only (no layout, no spectrum), their terms giving the matcher's distance
+    const fs::path ribbon = out / "ribbon";
+    ASSERT_EQ(runCli({"synth", "--out", ribbon.string(), "--scenes", "2", "--seed", "23", "--kind",
+                      "ribbon", "--size", "640x480", "--cardart", NERTZ_TEST_CARDART})
+                  .code,
+              0);
+    const fs::path stripDump = out / "strips.jsonl";
+    ASSERT_EQ(runCli({"eval-count", ribbon.string(), "--no-faces", "--cardart", NERTZ_TEST_CARDART,
+                      "--dump-terms", stripDump.string()})
+                  .code,
+              0);
+    std::ifstream strips(stripDump);
+    int stripLines = 0;
+    while (std::getline(strips, line)) {
+        const auto c = nlohmann::json::parse(line);
+        if (!c.contains("strip")) continue;
+        ++stripLines;
+        const float share = c.at("strip").get<float>();
+        EXPECT_GT(share, 0.f);
+        EXPECT_LT(share, 1.f);
+        for (const auto& d : c.at("decks")) {
+            ASSERT_EQ(d.at("terms").size(), 2u) << "one strip of the nearest width at either edge: " << line;
+            float nearest = 1e9f;
+            for (const auto& t : d.at("terms")) {
+                EXPECT_EQ(t[5].get<float>(), 0.f);
+                EXPECT_EQ(t[6].get<float>(), 0.f);
+                float sum = 0.f;
+                for (int k = 0; k < nertz::vision::kBackTerms; ++k)
+                    sum += nertz::vision::kBackTermWeights[std::size_t(k)] * t[std::size_t(k)].get<float>();
+                nearest = std::min(nearest, sum);
+            }
+            if (d.at("name") == c.at("truth")) {
+                EXPECT_NEAR(nearest, c.at("true_distance").get<float>(), 1e-4f) << line;
+            }
+        }
+    }
+    EXPECT_GT(stripLines, 5);
     // a folder, an unwritable file: exit 2 before any scene is read
     const auto folder = runCli({"eval-count", out.string(), "--no-faces", "--cardart",
                                 NERTZ_TEST_CARDART, "--dump-terms", out.string()});
