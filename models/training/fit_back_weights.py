@@ -39,14 +39,19 @@ MAX_DISTANCE, MIN_CONFIDENCE = 1.0, 0.25  # BackMatcherOptions
 def load(paths, strips=False):
     cards = []
     for path in paths:
-        with open(path) as f:
+        try:
+            f = open(path)
+        except OSError as e:
+            sys.exit(f"cannot read {path}: {e.strerror}")
+        with f:
             for n, line in enumerate(f, 1):
                 try:
                     c = json.loads(line)
-                except json.JSONDecodeError as e:
-                    sys.exit(f"{path}:{n}: not a JSON line ({e})")
-                if not c["warned"] and ("strip" in c) == strips:
-                    cards.append(c)
+                    if not c["warned"] and ("strip" in c) == strips:
+                        c["truth"], c["decks"], c["design"], c["true_distance"]
+                        cards.append(c)
+                except (json.JSONDecodeError, KeyError, TypeError) as e:
+                    sys.exit(f"{path}:{n}: not a line of eval-count --dump-terms ({e!r})")
     if not cards:
         sys.exit(f"no {'strips' if strips else 'whole cards'} of unwarned scenes in " + ", ".join(paths))
     decks = max(len(c["decks"]) for c in cards)
