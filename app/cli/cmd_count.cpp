@@ -323,7 +323,6 @@ struct Tally {
     }
 };
 
-// One deck's back artwork from the card-art cache: "<design>/<back id>@hue<deg>".
 // eval-count --dump-terms: `probe`'s backTerms to each enrolled deck's descriptors that the matcher
 // compares it with as a still card (whole cards: every still whole-card copy; a strip: the enrolled
 // strips of the nearest width, at either edge), and the matcher's distance of it to `truth`.
@@ -374,6 +373,7 @@ std::optional<vi::BackRegion> stripThatShows(const vi::Quad& quad,
     return left >= right ? vi::BackRegion{0.f, w} : vi::BackRegion{1.f - w, 1.f};
 }
 
+// One deck's back artwork from the card-art cache: "<design>/<back id>@hue<deg>".
 cv::Mat backArt(const fs::path& cache, const std::string& back) {
     const auto slash = back.find('/');
     if (slash == std::string::npos) throw sc("back", "'" + back + "' is not <design>/<back id>");
