@@ -311,6 +311,41 @@ TEST(BackSignature, SameBackIsCloseTurnedHalfwayAndDifferentColourIsFar) {
     EXPECT_GT(vi::backDistance(da, dr), 3 * vi::backDistance(da, db));
 }
 
+// backTerms: what backDistance weighs. A description against itself gives seven zeros; a card
+// turned half round is read in its turned orientation (layout) and by turn-free statistics (the
+// histograms, the radial spectrum), so every term stays far under the same terms between two decks;
+// strips have neither layout nor spectrum, and those two terms are 0 between them.
+TEST(BackSignature, TermsOfACardAgainstItselfTurnedAndAgainstAStrip) {
+    const auto a = vi::renderEnrolmentView(decks().art[0], 1);
+    const auto red = vi::renderEnrolmentView(decks().art[1], 3);
+    const cv::Mat rect = vi::rectifyCard(a.image, a.quad);
+    cv::Mat turnedRect;
+    cv::rotate(rect, turnedRect, cv::ROTATE_180);
+    const vi::BackDescriptor da = vi::describeBack(rect), dt = vi::describeBack(turnedRect);
+    const vi::BackDescriptor dr = vi::describeBack(vi::rectifyCard(red.image, red.quad));
+    for (float t : vi::backTerms(da, da)) EXPECT_EQ(t, 0.f);
+    const auto turned = vi::backTerms(da, dt), apart = vi::backTerms(da, dr);
+    float weighed = 0.f;
+    for (int k = 0; k < vi::kBackTerms; ++k) {
+        std::printf("term %d: turned %.4f, other deck %.4f\n", k, turned[std::size_t(k)], apart[std::size_t(k)]);
+        weighed += vi::kBackTermWeights[std::size_t(k)] * turned[std::size_t(k)];
+    }
+    // histograms and the radial spectrum do not see the turn; the layout is compared either way up
+    for (int k : {0, 1, 2, 3, 4, 6}) EXPECT_LT(turned[std::size_t(k)], 0.01f) << "term " << k;
+    EXPECT_LT(turned[5], 0.05f * apart[5]);
+    EXPECT_FLOAT_EQ(vi::backDistance(da, dt), weighed);
+    EXPECT_LT(vi::backDistance(da, dt), 0.2f * vi::backDistance(da, dr));
+    const vi::BackDescriptor sa = vi::describeBack(rect, {0.f, 0.25f}),
+                             sr = vi::describeBack(vi::rectifyCard(red.image, red.quad), {0.f, 0.25f});
+    const auto strips = vi::backTerms(sa, sr);
+    EXPECT_EQ(strips[5], 0.f);
+    EXPECT_EQ(strips[6], 0.f);
+    EXPECT_GT(strips[0], 0.f);
+    // a strip against a whole card: only the terms both have
+    EXPECT_EQ(vi::backTerms(sa, da)[5], 0.f);
+    EXPECT_EQ(vi::backTerms(sa, da)[6], 0.f);
+}
+
 TEST(BackMatcher, AttributesLooseCardsOfRedAndBlueDecksExactly) {
     for (std::uint64_t seed : {11u, 12u, 13u}) {
         const Scene s = looseScene(seed, 6, 3);
