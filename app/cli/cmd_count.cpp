@@ -323,33 +323,26 @@ struct Tally {
     }
 };
 
-// eval-count --dump-terms: `probe`'s backTerms to each enrolled deck's descriptors that the matcher
-// compares it with as a still card (whole cards: every still whole-card copy; a strip: the enrolled
-// strips of the nearest width, at either edge), and the matcher's distance of it to `truth`.
-io::Json deckTerms(const vi::BackDescriptor& probe, const vi::BackMatcher& matcher,
-                   const std::string& truth, float& truthDistance) {
-    const bool whole = probe.region.whole();
-    const float width = probe.region.x1 - probe.region.x0;
+// A line of eval-count --dump-terms: `record` (the card's scene, truth, ...) with `probe`'s backTerms
+// to each enrolled deck's descriptors that the matcher compares it with as a still card
+// (BackMatcher::forEachCompared), and the matcher's distance of it to the true deck.
+std::string termsLine(io::Json record, const vi::BackDescriptor& probe,
+                      const vi::BackMatcher& matcher) {
+    const std::string truth = record.at("truth").get<std::string>();
     io::Json decks = io::Json::array();
-    truthDistance = -1.f;
+    float truthDistance = -1.f;
     for (std::size_t d = 0; d < matcher.decks().size(); ++d) {
-        const auto& enrolled = matcher.decks()[d];
-        if (enrolled.name == truth) truthDistance = matcher.distanceTo(probe, int(d));
-        float nearestWidth = 2.f;
-        for (const auto& e : enrolled.signature.descriptors)
-            if (!whole && !e.region.whole() &&
-                std::abs((e.region.x1 - e.region.x0) - width) < std::abs(nearestWidth - width))
-                nearestWidth = e.region.x1 - e.region.x0;
+        if (matcher.decks()[d].name == truth) truthDistance = matcher.distanceTo(probe, int(d));
         io::Json rows = io::Json::array();
-        for (const auto& e : enrolled.signature.descriptors) {
-            if (e.region.whole() != whole || e.blur > vi::stillSpread()) continue;
-            if (!whole && std::abs((e.region.x1 - e.region.x0) - nearestWidth) > 1e-4f) continue;
+        matcher.forEachCompared(probe, int(d), false, false, [&](const vi::BackDescriptor& e) {
             const auto t = vi::backTerms(probe, e);
             rows.push_back(std::vector<float>(t.begin(), t.end()));
-        }
-        decks.push_back({{"name", enrolled.name}, {"terms", std::move(rows)}});
+        });
+        decks.push_back({{"name", matcher.decks()[d].name}, {"terms", std::move(rows)}});
     }
-    return decks;
+    record["true_distance"] = truthDistance;
+    record["decks"] = std::move(decks);
+    return record.dump() + "\n";
 }
 
 // The strip along one long edge that shows of a card others lie across (`shows`, picture pixels):
@@ -1058,29 +1051,21 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         if (terms && vis >= a->countable) {
                             // a card others lie across that shows as a strip along one long edge
                             vi::Quad quad;
-                            for (int k = 0; k < 4; ++k)
-                                quad[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
-                                                        c.at("quad")[std::size_t(k)][1].get<float>()};
+                            std::copy(outlines[own].begin(), outlines[own].end(), quad.begin());
                             const auto strip = stripThatShows(
                                 quad, vi::uncoveredPart(outlines[own], {outlines.begin() + long(own) + 1,
                                                                         outlines.end()}));
                             if (strip) {
-                                const vi::BackDescriptor probe =
-                                    vi::describeBack(vi::rectifyCard(img, quad), *strip);
-                                float ownDistance = -1.f;
-                                io::Json decks = deckTerms(probe, matcher, deck, ownDistance);
                                 const std::string design = c.at("design").get<std::string>();
-                                *terms << io::Json{{"scene", files[i].filename().string()},
-                                                   {"truth", deck},
-                                                   {"back", c.at("back").get<std::string>()},
-                                                   {"design", design},
-                                                   {"held_out", split.isHeldOut(design)},
-                                                   {"warned", tooClose},
-                                                   {"strip", strip->x1 - strip->x0},
-                                                   {"true_distance", ownDistance},
-                                                   {"decks", std::move(decks)}}
-                                              .dump()
-                                       << "\n";
+                                *terms << termsLine({{"scene", files[i].filename().string()},
+                                                     {"truth", deck},
+                                                     {"back", c.at("back").get<std::string>()},
+                                                     {"design", design},
+                                                     {"held_out", split.isHeldOut(design)},
+                                                     {"warned", tooClose},
+                                                     {"strip", strip->x1 - strip->x0}},
+                                                    vi::describeBack(vi::rectifyCard(img, quad), *strip),
+                                                    matcher);
                             }
                         }
                         continue;
@@ -1121,41 +1106,29 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     const bool nearestTrue =
                         got.nearest >= 0 && matcher.decks()[std::size_t(got.nearest)].name == deck;
                     const vi::BackCandidate& c = toRead[k];
+                    // the card described over what shows of it, without the segmenter's no-card
+                    // pixels (so a card with a hand on it as it looks, not as the count read it):
+                    // for the true deck's distance when it is not the nearest, and the term dump
+                    std::optional<vi::BackDescriptor> probe;
+                    if (!nearestTrue || terms)
+                        probe = vi::describeBack(
+                            vi::rectifyCard(img, c.quad), {},
+                            c.shows.empty() ? cv::Mat() : vi::rectifiedShows(c.quad, c.shows));
                     const float trueDistance =
-                        nearestTrue
-                            ? got.distance
-                            : matcher.distanceTo(
-                                  vi::describeBack(vi::rectifyCard(img, c.quad), {},
-                                                   c.shows.empty()
-                                                       ? cv::Mat()
-                                                       : vi::rectifiedShows(c.quad, c.shows)),
-                                  trueDeck);
+                        nearestTrue ? got.distance : matcher.distanceTo(*probe, trueDeck);
                     const float other = nearestTrue ? got.runnerUp : got.distance;
                     tt.margins.push_back(other > 1e-6f ? double(trueDistance) / double(other)
                                                        : 2.0);
-                    if (terms) {
-                        // as the true deck's distance above: the card described over what shows
-                        // of it, without the segmenter's no-card pixels (so a card with a hand on
-                        // it is dumped as it looks, not as the count read it); true_distance is
-                        // the matcher's distance of this description to the true deck
-                        const vi::BackDescriptor probe = vi::describeBack(
-                            vi::rectifyCard(img, c.quad), {},
-                            c.shows.empty() ? cv::Mat() : vi::rectifiedShows(c.quad, c.shows));
-                        float ownDistance = -1.f;
-                        io::Json decks = deckTerms(probe, matcher, deck, ownDistance);
-                        *terms << io::Json{{"scene", files[i].filename().string()},
-                                           {"truth", deck},
-                                           {"back", scored[k].back},
-                                           {"design", scored[k].design},
-                                           {"held_out", scored[k].tally == &heldOut},
-                                           {"warned", tooClose},
-                                           {"covered", !c.shows.empty()},
-                                           {"got", got.deckName},
-                                           {"true_distance", ownDistance},
-                                           {"decks", std::move(decks)}}
-                                      .dump()
-                               << "\n";
-                    }
+                    if (terms)
+                        *terms << termsLine({{"scene", files[i].filename().string()},
+                                             {"truth", deck},
+                                             {"back", scored[k].back},
+                                             {"design", scored[k].design},
+                                             {"held_out", scored[k].tally == &heldOut},
+                                             {"warned", tooClose},
+                                             {"covered", !c.shows.empty()},
+                                             {"got", got.deckName}},
+                                            *probe, matcher);
                     if (std::getenv("NERTZ_EVAL_DEBUG") && got.deckName != deck && !tooClose)
                         std::cerr << files[i].filename().string() << " " << scored[k].back
                                   << " truth " << deck << " got " << got.deckName << " d "

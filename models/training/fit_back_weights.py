@@ -47,8 +47,10 @@ def load(paths, strips=False):
             for n, line in enumerate(f, 1):
                 try:
                     c = json.loads(line)
+                    missing = [k for k in ("truth", "decks", "design", "true_distance", "warned") if k not in c]
+                    if missing:
+                        raise KeyError(", ".join(missing))
                     if not c["warned"] and ("strip" in c) == strips:
-                        c["truth"], c["decks"], c["design"], c["true_distance"]
                         cards.append(c)
                 except (json.JSONDecodeError, KeyError, TypeError) as e:
                     sys.exit(f"{path}:{n}: not a line of eval-count --dump-terms ({e!r})")

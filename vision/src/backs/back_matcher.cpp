@@ -9,11 +9,6 @@
 
 namespace nertz::vision {
 
-namespace {
-// Enrolment copies smeared beyond the first length are for cards seen in motion only.
-const float kStillSpread = stillSpread();
-}  // namespace
-
 void BackMatcher::add(std::string name, BackSignature signature) {
     if (name.empty()) throw scoring::InputError("deck", "a deck needs a name");
     for (const auto& d : decks_)
@@ -31,22 +26,8 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
 float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly,
                               bool moving) const {
     float best = std::numeric_limits<float>::max();
-    const bool whole = probe.region.whole();
-    const float width = probe.region.x1 - probe.region.x0;
-    // strips: compare with the enrolled strips of the nearest width (either edge)
-    float nearestWidth = 2.f;
-    if (!whole)
-        for (const auto& d : decks_[std::size_t(deck)].signature.descriptors)
-            if (!d.region.whole() &&
-                std::abs((d.region.x1 - d.region.x0) - width) < std::abs(nearestWidth - width))
-                nearestWidth = d.region.x1 - d.region.x0;
-    for (const auto& d : decks_[std::size_t(deck)].signature.descriptors) {
-        if (d.region.whole() != whole) continue;
-        if (asSeenOnly && d.blur != 0.f) continue;
-        if (!moving && d.blur > kStillSpread) continue;
-        if (!whole && std::abs((d.region.x1 - d.region.x0) - nearestWidth) > 1e-4f) continue;
-        best = std::min(best, backDistance(probe, d));
-    }
+    forEachCompared(probe, deck, asSeenOnly, moving,
+                    [&](const BackDescriptor& d) { best = std::min(best, backDistance(probe, d)); });
     return best;
 }
 

@@ -3,6 +3,7 @@
 // at enrolment when a new deck's back is too close to an enrolled one to be told apart.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,32 @@ class BackMatcher {
     // Distance from a probe to one deck (smallest over its descriptors of the same region kind,
     // blurred enrolment copies included).
     float distanceTo(const BackDescriptor& probe, int deck) const;
+
+    // Calls f(descriptor) for each of deck's enrolled descriptors that a probe is compared with:
+    // those of its region kind (a strip: the enrolled strips of the width nearest the probe's, at
+    // either edge), and of the copies only those of a still card (`moving`: the longer smears too;
+    // `asSeenOnly`: no copies, the views as seen).
+    template <class F>
+    void forEachCompared(const BackDescriptor& probe, int deck, bool asSeenOnly, bool moving,
+                         F&& f) const {
+        const auto& descriptors = decks_[std::size_t(deck)].signature.descriptors;
+        const bool whole = probe.region.whole();
+        const float width = probe.region.x1 - probe.region.x0;
+        float nearestWidth = 2.f;
+        if (!whole)
+            for (const auto& d : descriptors)
+                if (!d.region.whole() &&
+                    std::abs((d.region.x1 - d.region.x0) - width) < std::abs(nearestWidth - width))
+                    nearestWidth = d.region.x1 - d.region.x0;
+        const float still = stillSpread();
+        for (const auto& d : descriptors) {
+            if (d.region.whole() != whole) continue;
+            if (asSeenOnly && d.blur != 0.f) continue;
+            if (!moving && d.blur > still) continue;
+            if (!whole && std::abs((d.region.x1 - d.region.x0) - nearestWidth) > 1e-4f) continue;
+            f(d);
+        }
+    }
 
     const std::vector<EnrolledDeck>& decks() const noexcept { return decks_; }
     const MatcherOptions& options() const noexcept { return options_; }
