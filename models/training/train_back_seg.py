@@ -115,6 +115,16 @@ def centre_labels(ids, countable, ow, oh):
         px, py = int(round(cx[i])), int(round(cy[i]))
         if 0 <= px < ow and 0 <= py < oh:
             heat[py, px] = 1.0
+    off, weight = centre_offsets(ids, cx, cy, ow, oh)
+    return heat, off, weight, ncards
+
+
+def centre_offsets(ids, cx, cy, ow, oh):
+    """Offsets (2 x oh x ow, output px / OFFSET_UNIT) from each output pixel to the middle (cx, cy:
+    output pixels, by id; NaN for a card that does not count) of the card at that pixel, and their
+    weight (1 where that card counts)."""
+    n = len(cx)
+    gx, gy = np.meshgrid(np.arange(ow, dtype=np.float32), np.arange(oh, dtype=np.float32))
     # each output pixel's card: the id at its middle
     ido = cv2.resize(ids.astype(np.int32).astype(np.float32), (ow, oh), interpolation=cv2.INTER_NEAREST).astype(np.int64)
     ok = (ido >= 2) & (ido < n)
@@ -124,7 +134,7 @@ def centre_labels(ids, countable, ow, oh):
     off = np.zeros((2, oh, ow), np.float32)
     off[0] = np.where(weight > 0, (np.nan_to_num(tx) - gx) / OFFSET_UNIT, 0)
     off[1] = np.where(weight > 0, (np.nan_to_num(ty) - gy) / OFFSET_UNIT, 0)
-    return heat, off, weight, ncards
+    return off, weight
 
 
 class Seg(nn.Module):
@@ -230,6 +240,19 @@ def centre_focal_loss(logits, target):
     lp = -((1 - p) ** 2) * torch.log(p) * pos
     ln = -((1 - target) ** 4) * (p ** 2) * torch.log(1 - p) * (1 - pos)
     return (lp.sum() + ln.sum()) / pos.sum().clamp(min=1.0)
+
+
+def seg_loss(out, fg, ed, edge_w, centres=None):
+    """The training loss on the net's logits: card and outline (outline pixels weighted by edge_w),
+    and with centres = (heat, offsets, their weight) the centre focal loss and the offsets' L1."""
+    loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
+        F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
+    if centres is not None:
+        ht, ot, wt = centres
+        loss = loss + centre_focal_loss(out[:, 2], ht)
+        l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
+        loss = loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
+    return loss
 
 
 CENTRE_THRESHOLD = 0.3  # a middle: a 3x3 local maximum of the centre map above this probability
@@ -412,12 +435,7 @@ def main():
             for g in opt.param_groups:
                 g['lr'] = lr
             out = net(x)
-            loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
-                F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
-            if a.centres:
-                loss = loss + centre_focal_loss(out[:, 2], ht)
-                l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
-                loss = loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
+            loss = seg_loss(out, fg, ed, edge_w, (ht, ot, wt) if a.centres else None)
             opt.zero_grad()
             loss.backward()
             opt.step()
