@@ -203,6 +203,18 @@ def real_looks(rng, x, idw, strength):
     return np.clip(x, 0, 255)
 
 
+def flipped(x, fg, edge, heat, off, wt, flip):
+    """A scene and its targets mirrored left-right (flip & 1) and / or up-down (flip & 2), the
+    offsets' signs turned with them; contiguous copies."""
+    if flip & 1:
+        x, fg, edge, heat, wt = x[:, ::-1], fg[:, ::-1], edge[:, ::-1], heat[:, ::-1], wt[:, ::-1]
+        off = off[:, :, ::-1] * np.array([-1, 1], np.float32)[:, None, None]
+    if flip & 2:
+        x, fg, edge, heat, wt = x[::-1], fg[::-1], edge[::-1], heat[::-1], wt[::-1]
+        off = off[:, ::-1] * np.array([1, -1], np.float32)[:, None, None]
+    return [np.ascontiguousarray(v) for v in (x, fg, edge, heat, off, wt)]
+
+
 def augment(rng, x, fg, edge, idw, inst, crop=(320, 256), strength=0.0):
     h, w = x.shape[:2]
     cw, ch = min(crop[0], w), min(crop[1], h)
@@ -217,12 +229,9 @@ def augment(rng, x, fg, edge, idw, inst, crop=(320, 256), strength=0.0):
     fg = fg[out]
     edge = edge[out]
     heat, off, wt = inst[0][out], inst[1][(slice(None),) + out].copy(), inst[2][out]
-    if rng.random() < 0.5:
-        x, fg, edge, heat, off, wt = x[:, ::-1], fg[:, ::-1], edge[:, ::-1], heat[:, ::-1], off[:, :, ::-1], wt[:, ::-1]
-        off = off * np.array([-1, 1], np.float32)[:, None, None]
-    if rng.random() < 0.5:
-        x, fg, edge, heat, off, wt = x[::-1], fg[::-1], edge[::-1], heat[::-1], off[:, ::-1], wt[::-1]
-        off = off * np.array([1, -1], np.float32)[:, None, None]
+    left_right = rng.random() < 0.5
+    up_down = rng.random() < 0.5
+    x, fg, edge, heat, off, wt = flipped(x, fg, edge, heat, off, wt, int(left_right) | int(up_down) << 1)
     if rng.random() < 0.5:  # another colour for every design and table
         x = x[:, :, rng.permutation(3)]
     x = x * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)

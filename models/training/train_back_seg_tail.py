@@ -72,17 +72,6 @@ def inner_centre_labels(ids, countable, ow, oh):
     return heat, off, weight, ncards
 
 
-def flipped(x, fg, ed, heat, off, wt, flip):
-    off = off.copy()
-    if flip & 1:
-        x, fg, ed, heat, wt = x[:, ::-1], fg[:, ::-1], ed[:, ::-1], heat[:, ::-1], wt[:, ::-1]
-        off = off[:, :, ::-1] * np.array([-1, 1], np.float32)[:, None, None]
-    if flip & 2:
-        x, fg, ed, heat, wt = x[::-1], fg[::-1], ed[::-1], heat[::-1], wt[::-1]
-        off = off[:, ::-1] * np.array([1, -1], np.float32)[:, None, None]
-    return [np.ascontiguousarray(v) for v in (x, fg, ed, heat, off, wt)]
-
-
 def train(a):
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -101,7 +90,7 @@ def train(a):
         for k, (img, msk) in enumerate(files):
             x, fg, ed, _, (heat, off, wt, _) = T.load_scene(img, msk)
             for flip in range(4):
-                xx, f_, e_, h_, o_, w_ = flipped(x, fg, ed, heat, off, wt, flip)
+                xx, f_, e_, h_, o_, w_ = T.flipped(x, fg, ed, heat, off, wt, flip)
                 t = torch.from_numpy((xx.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None].copy())
                 f2 = net.c2(net.c1(t))
                 f3 = net.c3(f2)

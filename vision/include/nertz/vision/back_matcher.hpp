@@ -102,7 +102,7 @@ class BackMatcher {
                 if (!d.region.whole() &&
                     std::abs((d.region.x1 - d.region.x0) - width) < std::abs(nearestWidth - width))
                     nearestWidth = d.region.x1 - d.region.x0;
-        const float still = stillSpread();
+        static const float still = stillSpread();  // once: this runs for every card and deck
         for (const auto& d : descriptors) {
             if (d.region.whole() != whole) continue;
             if (asSeenOnly && d.blur != 0.f) continue;
