@@ -602,6 +602,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     j["face_up"] = got.faceUp.size();
                     j["face_up_cards"] = up;
                 }
+                io::Json rows = io::Json::array();
+                for (const auto& q : got.rowsLeftOut) rows.push_back({{"quad", quadJson(q)}});
+                j["rows_left_out"] = got.rowsLeftOut.size();
+                j["rows_left_out_cards"] = rows;
             }
             if (a->json) {
                 std::cout << io::dumpJson(j) << "\n";
@@ -610,6 +614,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             for (const auto& [name, n] : j["counts"].items())
                 std::cout << std::left << std::setw(16) << name << n << "\n";
             std::cout << std::left << std::setw(16) << "unknown" << j["unknown"] << "\n";
+            if (j.value("rows_left_out", 0) > 0)
+                std::cout << "left out: " << j["rows_left_out"]
+                          << " strips of rows that look like no enrolled deck (a hand, a glare, a "
+                             "face-up card's print; --json lists them)\n";
             if (j.contains("message")) std::cout << j["message"].get<std::string>() << "\n";
         });
     }

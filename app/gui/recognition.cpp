@@ -251,12 +251,14 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.perSide.assign(impl_->seats.size(), 0);
     std::vector<vi::CountedCard> found;
     std::vector<vi::Quad> leftOut;  // face-up cards in view, not counted
+    std::vector<vi::Quad> noDeck;   // strips of rows that look like no enrolled deck, not counted
     float explained = 1.f;
     if (!impl_->matcher.decks().empty()) {
         vi::DeckCount c = vi::countBacks(frame, impl_->matcher, {}, impl_->faces());
         tally.narrowStrips = c.narrowUnknown();
         found = std::move(c.cards);
         leftOut = std::move(c.faceUp);
+        noDeck = std::move(c.rowsLeftOut);
         explained = c.explained;
     } else {
         auto backs = vi::findBackCards(frame, {}, &explained);
@@ -280,7 +282,9 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     const int thick = std::max(3, frame.cols / 200);
     // face-up cards left out: thin and grey, under the counted cards' outlines
     tally.faceUp = static_cast<int>(leftOut.size());
+    tally.rowsLeftOut = static_cast<int>(noDeck.size());
     for (const auto& q : leftOut) drawOutline(frame, toQuad(q), QColor("#9e9e9e"), QString(), 1);
+    for (const auto& q : noDeck) drawOutline(frame, toQuad(q), QColor("#9e9e9e"), QString(), 1);
     for (const auto& t : tally.cards) {
         if (t.side >= 0)
             drawOutline(frame, t.quad, impl_->colourOf(t.side),
@@ -294,7 +298,10 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     return QString("Back count: %1 cards (%2)%3%4%5")
         .arg(tally.total())
         .arg(perSeatText(tally))
-        .arg(tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString())
+        .arg((tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString()) +
+             (tally.rowsLeftOut
+                  ? QString(", %1 strips like no enrolled deck left out").arg(tally.rowsLeftOut)
+                  : QString()))
         .arg(tally.doubtful
                  ? QString(
                        "; check by eye: this does not look like a table of backs seen from above")

@@ -11,6 +11,9 @@ BACKS.md, "The segmenter's later layers fine-tuned on cached features".
                                   (about 2.5 minutes for 8,000 crops on one core). DIRs are scenes of
                                   `nertzref-cli synth ... --masks` (or real_negatives.py /
                                   busy_tables.py folders), as train_back_seg.py reads them.
+                                  --emphasis K: each centre-loss positive of a card showing a share
+                                  v < 0.5 of itself weighted min(K, 0.5 / v) (tried 2026-11-30, not
+                                  kept: BACKS.md, "Rows that look like no deck").
     peaks SET                     for each labelled face-down card of a synthetic set (visible
                                   share >= 0.05) whether the centre map (3x3 maxima over 0.3, as the
                                   finder reads it) has a middle on what shows of it, by visible share.
@@ -72,6 +75,48 @@ def inner_centre_labels(ids, countable, ow, oh):
     return heat, off, weight, ncards
 
 
+def middle_weights(mask_path, idw, heat, most):
+    """--emphasis: a weight per output cell for the centre loss's positives: min(most, 0.5 / v) at
+    the middle of a card that shows a share v < 0.5 of itself (1 elsewhere), so that the head is
+    pushed harder to give partly covered cards a middle of their own (the committed model gives
+    none to 34-42% of the cards showing 0.2-0.5 of themselves: `peaks`)."""
+    pw = np.ones(heat.shape, np.float32)
+    meta = os.path.join(os.path.dirname(os.path.dirname(mask_path)), 'cards',
+                        os.path.basename(mask_path)[:-4] + '.json')
+    if not os.path.isfile(meta):
+        return pw
+    with open(meta) as f:
+        cards = json.load(f)['cards']
+    oh, ow = heat.shape
+    wh, ww = idw.shape
+    for i, c in enumerate(cards):
+        v = c.get('visible_fraction', 0)
+        if c.get('side') != 'back' or v < 0.05 or v >= 0.5:
+            continue
+        ys, xs = np.nonzero(idw == i + 2)
+        if len(xs) == 0:
+            continue
+        # the cell nearest the centroid of what shows, as centre_labels places the positive
+        px = int(round((xs.mean() + 0.5) * ow / ww - 0.5))
+        py = int(round((ys.mean() + 0.5) * oh / wh - 0.5))
+        if 0 <= px < ow and 0 <= py < oh and heat[py, px] >= 0.999:
+            pw[py, px] = max(pw[py, px], min(most, 0.5 / v))
+    return pw
+
+
+def emphasised_loss(out, fg, ed, edge_w, ht, ot, wt, pw):
+    """train_back_seg.seg_loss with each positive of the centre focal loss weighted by pw."""
+    loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
+        F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
+    p = torch.sigmoid(out[:, 2]).clamp(1e-4, 1 - 1e-4)
+    pos = (ht >= 0.999).float()
+    lp = -((1 - p) ** 2) * torch.log(p) * pos * pw
+    ln = -((1 - ht) ** 4) * (p ** 2) * torch.log(1 - p) * (1 - pos)
+    loss = loss + (lp.sum() + ln.sum()) / pos.sum().clamp(min=1.0)
+    l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
+    return loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
+
+
 def train(a):
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -88,13 +133,18 @@ def train(a):
     cache = []  # per scene and flip: 1/4 and 1/8 features (float16), then the targets
     with torch.no_grad():
         for k, (img, msk) in enumerate(files):
-            x, fg, ed, _, (heat, off, wt, _) = T.load_scene(img, msk)
+            x, fg, ed, idw, (heat, off, wt, _) = T.load_scene(img, msk)
+            pw = middle_weights(msk, idw, heat, a.emphasis) if a.emphasis > 0 else None
             for flip in range(4):
                 xx, f_, e_, h_, o_, w_ = T.flipped(x, fg, ed, heat, off, wt, flip)
                 t = torch.from_numpy((xx.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)[None].copy())
                 f2 = net.c2(net.c1(t))
                 f3 = net.c3(f2)
-                cache.append((f2[0].half().numpy(), f3[0].half().numpy(), f_, e_, h_, o_, w_))
+                p_ = None
+                if pw is not None:  # flipped as the heat map is
+                    p_ = pw[:, ::-1] if flip & 1 else pw
+                    p_ = np.ascontiguousarray(p_[::-1] if flip & 2 else p_)
+                cache.append((f2[0].half().numpy(), f3[0].half().numpy(), f_, e_, h_, o_, w_, p_))
             if k % 100 == 0:
                 print(f'cached {k}/{len(files)} scenes, {time.time() - t0:.0f} s', file=sys.stderr, flush=True)
     scenes = len(files)
@@ -119,20 +169,22 @@ def train(a):
         return net.head(net.ub(net.ua(torch.cat([f, f2], 1))))
 
     def crop(i):
-        f2, f3, fg, ed, ht, ot, wt = cache[i]
+        f2, f3, fg, ed, ht, ot, wt, pw = cache[i]
         h8, w8 = f3.shape[1:]
         ch, cw = min(32, h8), min(40, w8)  # 256 x 320 input pixels
         y = int(rng.integers(0, h8 - ch + 1))
         x = int(rng.integers(0, w8 - cw + 1))
         s4 = (slice(2 * y, 2 * (y + ch)), slice(2 * x, 2 * (x + cw)))
+        pw = np.ones_like(ht) if pw is None else pw
         return (f2[(slice(None),) + s4].astype(np.float32), f3[:, y:y + ch, x:x + cw].astype(np.float32),
-                fg[s4].astype(np.float32), ed[s4].astype(np.float32), ht[s4], ot[(slice(None),) + s4], wt[s4])
+                fg[s4].astype(np.float32), ed[s4].astype(np.float32), ht[s4], ot[(slice(None),) + s4], wt[s4],
+                pw[s4])
 
     def validate():
         errors = []
         with torch.no_grad():
             for i in val_ix:
-                f2, f3, _, _, ht, _, _ = cache[i]
+                f2, f3, _, _, ht, _, _, _ = cache[i]
                 out = tail(torch.from_numpy(f2.astype(np.float32))[None],
                            torch.from_numpy(f3.astype(np.float32))[None])[0].numpy()
                 errors.append(abs(T.count_peaks(out[2]) - int((ht >= 0.999).sum())))
@@ -149,13 +201,16 @@ def train(a):
         perm = rng.permutation(train_ix)
         summed = 0.0
         for b in range(steps):
-            f2, f3, fg, ed, ht, ot, wt = [torch.from_numpy(np.stack(t)) for t in
-                                          zip(*[crop(i) for i in perm[b * a.batch:(b + 1) * a.batch]])]
+            f2, f3, fg, ed, ht, ot, wt, pw = [torch.from_numpy(np.stack(t)) for t in
+                                              zip(*[crop(i) for i in perm[b * a.batch:(b + 1) * a.batch]])]
             progress = max(step / total, (time.time() - start) / (a.minutes * 60))
             for g in opt.param_groups:
                 g['lr'] = a.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
             out = tail(f2, f3)
-            loss = T.seg_loss(out, fg, ed, edge_w, (ht, ot, wt))
+            if a.emphasis > 0:
+                loss = emphasised_loss(out, fg, ed, edge_w, ht, ot, wt, pw)
+            else:
+                loss = T.seg_loss(out, fg, ed, edge_w, (ht, ot, wt))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -230,6 +285,9 @@ def main():
     t.add_argument('--train-layers', default='c4,c5,c6,ua,ub,head')
     t.add_argument('--inner', action='store_true',
                    help="middles at the point of what shows deepest inside it, not its centroid")
+    t.add_argument('--emphasis', type=float, default=0,
+                   help="weight (at most this) on the middles of cards showing under half of "
+                        "themselves in the centre loss: 0.5 / share; 0: off")
     p = sub.add_parser('peaks')
     p.add_argument('set')
     p.add_argument('--model', default=os.path.join(HERE, '..', 'back_seg.onnx'))

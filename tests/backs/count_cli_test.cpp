@@ -408,6 +408,9 @@ TEST_F(CountCli, AFaceUpCardAndPiecesOfItsPrintAreNotCountedAsBacks) {
     EXPECT_EQ(jn["cards"].size(), std::size_t(found(jn)));
     ASSERT_EQ(jn["face_up_cards"].size(), jn["face_up"].get<std::size_t>());
     for (const auto& c : jn["face_up_cards"]) EXPECT_EQ(c["quad"].size(), 4u) << c.dump();
+    // rows that look like no enrolled deck: how many strips left out, and their outlines
+    ASSERT_EQ(jn["rows_left_out_cards"].size(), jn["rows_left_out"].get<std::size_t>());
+    for (const auto& c : jn["rows_left_out_cards"]) EXPECT_EQ(c["quad"].size(), 4u) << c.dump();
     // the face reader's models not where --models says: exit 2, naming the way round it
     const auto noModels =
         run({"count", photo.string(), "--json", "--models", (dir / "none").string()});

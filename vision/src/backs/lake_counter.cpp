@@ -480,11 +480,16 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
         std::size_t j = i;
         int far = 0;
         while (j < found.size() && found[j].inRow && found[j].row == found[i].row) {
-            far += cards[j].distance > 1.5f * matcher.options().maxDistance ? 1 : 0;
+            far += cards[j].distance > matcher.options().rowLikeNoDeck * matcher.options().maxDistance
+                       ? 1
+                       : 0;
             ++j;
         }
         if (2 * far > int(j - i))
-            for (std::size_t k = i; k < j; ++k) keep[k] = false;
+            for (std::size_t k = i; k < j; ++k) {
+                keep[k] = false;
+                out.rowsLeftOut.push_back(found[k].quad);
+            }
         i = j;
     }
     // Cards given to no deck, or not surely, may be face-up cards or pieces of their print (a red

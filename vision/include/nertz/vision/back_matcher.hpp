@@ -64,6 +64,11 @@ struct MatcherOptions {
     // nearer deck when that is at most `sceneRatio` of the other's distance.
     bool sceneExemplars = true;
     float sceneRatio = 0.7f;
+    // Counting a picture (countBacks): a row most of whose strips lie farther than this many times
+    // maxDistance from every deck is no row of this table's backs (a hand, a glare, a face-up card's
+    // pips, a keyboard, a chair's mesh): it is left out and listed (DeckCount::rowsLeftOut). 1.5
+    // until 2026-11-30 (models/training/BACKS.md, "Rows that look like no deck").
+    float rowLikeNoDeck = 1.2f;
     RefitOptions refit;
 };
 

@@ -62,6 +62,10 @@ struct DeckCount {
     // Found card shapes left out because they are face-up cards (countBacks with a face reader):
     // not counted, neither to a deck nor as unknown; their outlines, for a person to check.
     std::vector<Quad> faceUp;
+    // Strips of rows that look like no enrolled deck (most of them far from every deck), left out
+    // as no cards of this table (a hand, a glare, a face-up card's pips, a keyboard): not counted;
+    // their outlines, for a person to check.
+    std::vector<Quad> rowsLeftOut;
     // How much of what the back finder took for cards its segmenter's instances explain
     // (findBackCards' `explained`); under kFewExplained the count is not to be trusted unseen.
     float explained = 1.f;
