@@ -469,8 +469,9 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     cv::Mat cardProbability;
     auto found = findBackCards(bgr, options, &out.explained, &cardProbability);
     std::vector<CountedCard> cards = attributeCards(bgr, found, matcher, cardProbability);
-    // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow):
-    // it is dropped. A loose card-shaped outline always stays, as unknown if it matches nothing.
+    // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow,
+    // a face-up card's pips, a keyboard: MatcherOptions::rowLikeNoDeck): it is left out and listed
+    // (rowsLeftOut). A loose card-shaped outline always stays, as unknown if it matches nothing.
     std::vector<bool> keep(cards.size(), true);
     for (std::size_t i = 0; i < found.size();) {
         if (!found[i].inRow) {

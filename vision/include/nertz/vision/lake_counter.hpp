@@ -123,7 +123,9 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
 // their outlines returned.
 std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detection& faces);
 
-// Finds and attributes every face-down card in an 8-bit BGR picture. With a `faceReader`, when some
+// Finds and attributes every face-down card in an 8-bit BGR picture. Rows whose strips mostly lie
+// far from every deck (MatcherOptions::rowLikeNoDeck) are left out (DeckCount::rowsLeftOut). With a
+// `faceReader`, when some
 // found cards are not surely given to a deck (confidence under 0.95, or far from it), the
 // picture's faces are read, the cards surely given to a deck painted over, and those others that
 // are face up are left out (faceUpCards; DeckCount::faceUp). A frame whose cards are all sure costs
