@@ -88,10 +88,7 @@ vi::BackSignature enrolFromPictures(const std::vector<std::string>& images,
         const cv::Mat img = readImage(path, "IMAGE");
         cv::Mat probability;
         const auto found = vi::findBackCards(img, {}, nullptr, &probability);
-        const vi::BackCandidate* best = nullptr;
-        for (const auto& c : found)
-            if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad)))
-                best = &c;
+        const vi::BackCandidate* best = vi::enrolmentCard(found);
         if (!best)
             throw sc("IMAGE",
                      "no card back found in " + path + " (lay one card flat, fully in view)");

@@ -226,9 +226,7 @@ std::vector<std::uint8_t> demoBackSignature(const DemoClipFrames& clip, int deck
     vision::BackSignature sig;
     for (int f = plan.enrolFirst[deck]; f < plan.enrolEnd[deck] && f < static_cast<int>(clip.frames.size()) && sig.views() < 3; f += 5) {
         const auto found = vision::findBackCards(clip.frames[f]);
-        const vision::BackCandidate* best = nullptr;
-        for (const auto& c : found)
-            if (c.region.whole() && (!best || vision::quadArea(c.quad) > vision::quadArea(best->quad))) best = &c;
+        const vision::BackCandidate* best = vision::enrolmentCard(found);
         if (best) sig.merge(vision::makeBackSignature(clip.frames[f], best->quad));
     }
     return sig.views() > 0 ? sig.toBytes() : std::vector<std::uint8_t>{};

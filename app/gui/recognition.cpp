@@ -385,9 +385,7 @@ QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
     EnrolReading r;
     cv::Mat probability;
     const auto found = vi::findBackCards(frame, {}, nullptr, &probability);
-    const vi::BackCandidate* best = nullptr;
-    for (const auto& c : found)
-        if (c.region.whole() && (!best || vi::quadArea(c.quad) > vi::quadArea(best->quad))) best = &c;
+    const vi::BackCandidate* best = vi::enrolmentCard(found);
     QString summary = "Enrol: hold one card back flat under the camera";
     if (best) {
         try {

@@ -241,24 +241,28 @@ def augment(rng, x, fg, edge, idw, inst, crop=(320, 256), strength=0.0):
             np.ascontiguousarray(heat), np.ascontiguousarray(off), np.ascontiguousarray(wt))
 
 
-def centre_focal_loss(logits, target):
+def centre_focal_loss(logits, target, pos_weight=None):
     """CenterNet's penalty-reduced focal loss: the cell nearest each middle (target 1) is a positive,
-    every other cell a negative weighted down by (1 - target)^4 near a middle; per middle."""
+    every other cell a negative weighted down by (1 - target)^4 near a middle; per middle.
+    `pos_weight` (optional, as target): a weight for each positive."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = (target >= 0.999).float()
     lp = -((1 - p) ** 2) * torch.log(p) * pos
+    if pos_weight is not None:
+        lp = lp * pos_weight
     ln = -((1 - target) ** 4) * (p ** 2) * torch.log(1 - p) * (1 - pos)
     return (lp.sum() + ln.sum()) / pos.sum().clamp(min=1.0)
 
 
-def seg_loss(out, fg, ed, edge_w, centres=None):
+def seg_loss(out, fg, ed, edge_w, centres=None, middle_weight=None):
     """The training loss on the net's logits: card and outline (outline pixels weighted by edge_w),
-    and with centres = (heat, offsets, their weight) the centre focal loss and the offsets' L1."""
+    and with centres = (heat, offsets, their weight) the centre focal loss (each middle weighted by
+    `middle_weight` where given) and the offsets' L1."""
     loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
         F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
     if centres is not None:
         ht, ot, wt = centres
-        loss = loss + centre_focal_loss(out[:, 2], ht)
+        loss = loss + centre_focal_loss(out[:, 2], ht, middle_weight)
         l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
         loss = loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
     return loss

@@ -104,19 +104,6 @@ def middle_weights(mask_path, idw, heat, most):
     return pw
 
 
-def emphasised_loss(out, fg, ed, edge_w, ht, ot, wt, pw):
-    """train_back_seg.seg_loss with each positive of the centre focal loss weighted by pw."""
-    loss = F.binary_cross_entropy_with_logits(out[:, 0], fg) + \
-        F.binary_cross_entropy_with_logits(out[:, 1], ed, pos_weight=edge_w)
-    p = torch.sigmoid(out[:, 2]).clamp(1e-4, 1 - 1e-4)
-    pos = (ht >= 0.999).float()
-    lp = -((1 - p) ** 2) * torch.log(p) * pos * pw
-    ln = -((1 - ht) ** 4) * (p ** 2) * torch.log(1 - p) * (1 - pos)
-    loss = loss + (lp.sum() + ln.sum()) / pos.sum().clamp(min=1.0)
-    l1 = F.smooth_l1_loss(out[:, 3:5], ot, reduction='none', beta=0.1).sum(1)
-    return loss + (l1 * wt).sum() / wt.sum().clamp(min=1.0)
-
-
 def train(a):
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -207,10 +194,7 @@ def train(a):
             for g in opt.param_groups:
                 g['lr'] = a.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
             out = tail(f2, f3)
-            if a.emphasis > 0:
-                loss = emphasised_loss(out, fg, ed, edge_w, ht, ot, wt, pw)
-            else:
-                loss = T.seg_loss(out, fg, ed, edge_w, (ht, ot, wt))
+            loss = T.seg_loss(out, fg, ed, edge_w, (ht, ot, wt), pw if a.emphasis > 0 else None)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -595,9 +595,7 @@ TEST(LakeCounter, RowsLikeNoEnrolledDeckAreLeftOutAndListed) {
     ASSERT_FALSE(flat.empty());
     ASSERT_FALSE(img.empty());
     const auto found = vi::findBackCards(flat);
-    const vi::BackCandidate* card = nullptr;
-    for (const auto& c : found)
-        if (c.region.whole() && (!card || vi::quadArea(c.quad) > vi::quadArea(card->quad))) card = &c;
+    const vi::BackCandidate* card = vi::enrolmentCard(found);  // as `backs enroll` takes it
     ASSERT_NE(card, nullptr);
     const vi::BackSignature black = vi::makeBackSignature(flat, card->quad);
     vi::MatcherOptions before;

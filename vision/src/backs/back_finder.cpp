@@ -2211,6 +2211,13 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
 
 }  // namespace
 
+const BackCandidate* enrolmentCard(const std::vector<BackCandidate>& found) {
+    const BackCandidate* best = nullptr;
+    for (const auto& c : found)
+        if (c.region.whole() && (!best || quadArea(c.quad) > quadArea(best->quad))) best = &c;
+    return best;
+}
+
 std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOptions& options,
                                          float* explained, cv::Mat* cardProbability) {
     if (explained) *explained = 1.f;

@@ -152,6 +152,10 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
                                          float* explained = nullptr,
                                          cv::Mat* cardProbability = nullptr);
 
+// The card an enrolment reads in a picture of a deck's back: the largest of `found` (findBackCards)
+// seen whole; nullptr when none is.
+const BackCandidate* enrolmentCard(const std::vector<BackCandidate>& found);
+
 // The segmenter's BackSegmentation::card of `bgr` at the finder's working size, as findBackCards
 // sees it first; empty without the segmenter (BackFinderOptions::learntMask off, or no model).
 cv::Mat backCardProbability(const cv::Mat& bgr, const BackFinderOptions& options = {});
