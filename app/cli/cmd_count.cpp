@@ -293,6 +293,33 @@ double percentile(std::vector<double> v, double p) {
     return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
 }
 
+// The intersection over union of two card outlines (their convex hulls).
+double quadIou(const vi::Quad& a, const vi::Quad& b) {
+    std::vector<cv::Point2f> ha, hb, meet;
+    cv::convexHull(std::vector<cv::Point2f>(a.begin(), a.end()), ha);
+    cv::convexHull(std::vector<cv::Point2f>(b.begin(), b.end()), hb);
+    const double aa = cv::contourArea(ha), ab = cv::contourArea(hb);
+    if (aa <= 0 || ab <= 0) return 0.0;
+    const double in = cv::intersectConvexConvex(ha, hb, meet);
+    return in / (aa + ab - in);
+}
+
+// How well the count outlines the labelled backs that lie whole (eval-count's outline line): each
+// one's best IoU with a counted card's outline (strips aside); `alone` for those with no other
+// labelled card within 3% of their size.
+struct OutlineTally {
+    std::vector<double> all, alone;
+    io::Json json() const {
+        auto part = [](const std::vector<double>& v) {
+            const auto good = std::count_if(v.begin(), v.end(), [](double x) { return x >= kGoodOutline; });
+            return io::Json{{"cards", v.size()}, {"iou_0_8_or_more", good}, {"median_iou", percentile(v, 0.5)}};
+        };
+        return {{"all", part(all)}, {"alone", part(alone)}};
+    }
+    static constexpr double kGoodOutline = 0.8;
+};
+
+
 // A card is read with little to spare when its true deck is farther than this share of the
 // nearest other deck's distance (confidence 0.5 at the matcher's ratio test).
 constexpr double kNarrowMargin = 0.75;
@@ -869,7 +896,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
                  noComplete = false, noRefine = false, noSceneCards = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
-                 noOutlineRows = false, noWholeCards = false, rowsByMiddles = false;
+                 noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
+                 noWholeAlone = false;
             std::string dumpTerms;
         };
         auto a = std::make_shared<Args>();
@@ -924,6 +952,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "do not take a piece, or two pieces together, with a card's four corners and no side "
             "marked through them for one card when larger than the scene's card (the finder before "
             "2026-11-27, seventh session; BACKS.md, \"Cards larger than the scene's card\")");
+        cmd->add_flag(
+            "--no-whole-alone", a->noWholeAlone,
+            "complete a smaller card alone on the table to the scene's card size as if others lay "
+            "across it (the finder before 2026-11-30, twenty-fourth session; BACKS.md, \"Whole "
+            "cards alone on the table\")");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
@@ -992,6 +1025,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             int exact = 0, unknownCards = 0, wrongCards = 0, warned = 0;
             // the scenes every counted card of which shows `legible` or more; |found - true|
             int legibleScenes = 0, legibleExact = 0;
+            OutlineTally outlineTally;
             long countError = 0, deckError = 0;
             // per-card attribution by the card's design (scenes enrolment did not warn)
             struct DesignTally {
@@ -1167,6 +1201,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->noOutlineRows) finder.outlineRows = 0.f;
                 if (a->rowsByMiddles) finder.unclearRowMiddles = 0.f;
                 if (a->noWholeCards) finder.wholeCardOutline = 0.f;
+                if (a->noWholeAlone) finder.wholeAloneShare = 0.f;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);
@@ -1180,6 +1215,35 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 }
                 deckError += sceneDeckError;
                 exact += ok ? 1 : 0;
+                {
+                    // the outlines of the backs lying whole (showing 0.9 or more of themselves)
+                    std::vector<vi::Quad> labelled;
+                    std::vector<bool> whole;
+                    for (const auto& c : s.at("cards")) {
+                        vi::Quad q;
+                        for (int k = 0; k < 4; ++k)
+                            q[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
+                                                 c.at("quad")[std::size_t(k)][1].get<float>()};
+                        labelled.push_back(q);
+                        whole.push_back(c.at("side").get<std::string>() == "back" &&
+                                        c.at("visible_fraction").get<double>() >= 0.9);
+                    }
+                    for (std::size_t k = 0; k < labelled.size(); ++k) {
+                        if (!whole[k]) continue;
+                        double best = 0;
+                        for (const auto& c : got.cards)
+                            if (!c.strip) best = std::max(best, quadIou(c.quad, labelled[k]));
+                        outlineTally.all.push_back(best);
+                        // alone: its outline grown by 3% meets no other labelled card
+                        const cv::Point2f mid = (labelled[k][0] + labelled[k][1] + labelled[k][2] + labelled[k][3]) * 0.25f;
+                        vi::Quad grown = labelled[k];
+                        for (auto& p : grown) p = mid + (p - mid) * 1.03f;
+                        bool alone = true;
+                        for (std::size_t o = 0; o < labelled.size() && alone; ++o)
+                            alone = o == k || quadIou(grown, labelled[o]) <= 0.0;
+                        if (alone) outlineTally.alone.push_back(best);
+                    }
+                }
                 int truthTotal = 0;
                 for (const auto& [name, n] : truth) truthTotal += n;
                 countError += std::abs(got.total() - truthTotal);
@@ -1266,7 +1330,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                        {"attribution_visible_fraction", a->whole},
                        {"ms_median", percentile(ms, 0.5)},
                        {"ms_p95", percentile(ms, 0.95)},
-                       {"faces_ms_median", percentile(faceMs, 0.5)}};
+                       {"faces_ms_median", percentile(faceMs, 0.5)},
+                       {"outlines", outlineTally.json()}};
             // designs, worst read first
             std::vector<std::pair<std::string, DesignTally>> designs(byDesign.begin(),
                                                                      byDesign.end());
@@ -1320,6 +1385,15 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                                             std::to_string(t.wrong) + ")"
                                       : std::string());
                 std::cout << "\n";
+            }
+            {
+                const io::Json& o = j["outlines"];
+                std::cout << std::setprecision(2) << "outlines of the backs lying whole (showing 0.9 or more): "
+                          << o["all"]["iou_0_8_or_more"].get<long>() << " of " << o["all"]["cards"].get<long>()
+                          << " found with IoU >= 0.8, median IoU " << o["all"]["median_iou"].get<double>()
+                          << "; of those alone on the table " << o["alone"]["iou_0_8_or_more"].get<long>()
+                          << " of " << o["alone"]["cards"].get<long>() << ", median "
+                          << o["alone"]["median_iou"].get<double>() << "\n";
             }
             std::cout << std::setprecision(1) << "ms per frame: median "
                       << j["ms_median"].get<double>() << ", p95 " << j["ms_p95"].get<double>()

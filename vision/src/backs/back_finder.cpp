@@ -978,6 +978,42 @@ bool quadShaped(const Blob& b, double cardArea, float minShare, Quad& q) {
     return true;
 }
 
+// BackFinderOptions::wholeAloneShare: a piece that is a whole card alone on the table (work px;
+// `fg` the card mask), its four corners in `q`.
+bool wholeAlone(const Blob& b, const cv::Mat& fg, double cardArea, const BackFinderOptions& options,
+                Quad& q) {
+    Quad k;
+    float longSide = 0;
+    if (!fourCorners(b, k, longSide)) return false;
+    const std::vector<cv::Point2f> poly(k.begin(), k.end());
+    const double area = cv::contourArea(poly);
+    if (area < options.wholeAloneShare * cardArea) return false;
+    const cv::Rect box = cv::boundingRect(poly);
+    if (box.x < 2 || box.y < 2 || box.br().x > fg.cols - 2 || box.br().y > fg.rows - 2) return false;
+    // other cards' pixels just beyond each side (4-7 work px out, along its middle 90%)
+    const cv::Point2f c = (k[0] + k[1] + k[2] + k[3]) * 0.25f;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const cv::Point2f a = k[i], e = k[(i + 1) % 4];
+        cv::Point2f n(-(e - a).y, (e - a).x);
+        n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
+        if (n.dot((a + e) * 0.5f - c) < 0) n = -n;
+        int in = 0, all = 0;
+        for (int j = 0; j <= 10; ++j) {
+            const cv::Point2f p = a + (e - a) * (0.05f + 0.09f * float(j));
+            for (float out : {4.f, 7.f}) {
+                const cv::Point ip(cvRound(p.x + n.x * out), cvRound(p.y + n.y * out));
+                if (ip.x < 0 || ip.y < 0 || ip.x >= fg.cols || ip.y >= fg.rows) continue;
+                ++all;
+                // another card's pixel: on the mask, off this piece
+                in += fg.at<uchar>(ip) && cv::pointPolygonTest(b.contour, cv::Point2f(ip), false) < 0 ? 1 : 0;
+            }
+        }
+        if (all == 0 || in > all / 10) return false;
+    }
+    q = readingOrder(k);
+    return true;
+}
+
 // One piece of the card mask as cards: a piece of more than `maxPieceCards` cards goes to the
 // cluster fit (with the segmenter's outline map as its edges), any other is one card, given as the
 // rotated box around what shows (what attribution reads). A point of the piece goes to `anchors`
@@ -1010,6 +1046,8 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
         c.quad = looseQuad(b);
         whole = quadShaped(b, wholeArea > 0 ? wholeArea : cardArea, options.completeBelow, c.quad);
     }
+    if (!whole && options.refineOutlines && options.wholeAloneShare > 0.f)
+        whole = wholeAlone(b, fg, cardArea, options, c.quad);
     if (!whole && options.completeBelow > 0 && (b.area < options.completeBelow * cardArea || !cardShaped(b, options.pieceCardFill)) &&
         completeCard(b, fg, cardLong, options.cardAspect, c.quad)) {
         std::vector<cv::Point> simple;

@@ -115,6 +115,13 @@ struct BackFinderOptions {
     // lie across: its card is completed to the scene's card size under them, and attribution reads
     // only the part that shows (BackCandidate::shows). 0: pieces are given as they show.
     float completeBelow = 0.85f;
+    // ... except a piece alone on the table: one with a card's four corners that it fills
+    // (fourCorners), at least wholeAloneShare of a card, clear of the picture's edge, with no other
+    // card's pixel beside any of its sides. Nothing lies across it, so it is a whole card, smaller
+    // than the scene's others (farther from the camera, or of a smaller deck); completed, it was
+    // given the scene's card size around its middle (models/training/BACKS.md, "Whole cards alone on
+    // the table"). 0: off (the finder before 2026-11-30, twenty-fourth session).
+    float wholeAloneShare = 0.15f;
     // Loose cards' outlines are fitted again to their sides in the full picture (the segmenter sees
     // them at 640 px, and gives a card seen at an angle as a rectangle): each side is looked for
     // within `refineReach` of the card's short side and `refineTurn` degrees. Then, of two
