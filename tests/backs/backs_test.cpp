@@ -1091,6 +1091,59 @@ TEST(BackFinder, ASmallerCardAloneOnTheTableKeepsItsOwnOutline) {
     EXPECT_LE(2 * withRule, without);
 }
 
+// A card lying across another: its piece of the card mask often takes in some of the card under it,
+// and of the lines the colour steps across such a side support, the outermost is then the lower
+// card's far edge. A side with other cards beyond it takes its best-supported line
+// (BackFinderOptions::contestedLineShare; models/training/BACKS.md, "Sides with other cards beyond
+// them"). 20 tables of three pairs, a card 150-170 px long half across another turned 10-40
+// degrees from it: the top cards' corners on the whole no farther off than with the outermost line,
+// and the count no worse.
+TEST(BackFinder, ACardAcrossAnotherIsOutlinedByItsOwnBorder) {
+    cv::RNG rng(44);
+    double withRule = 0, without = 0;
+    int tops = 0, offWith = 0, offWithout = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        cv::Mat img = greenCloth(rng);
+        const float h = float(rng.uniform(150, 170));
+        std::vector<vi::Quad> topCards;
+        int n = 0;
+        for (int k = 0; k < 3; ++k) {
+            const cv::Point2f c(1280.f * (float(k) + 0.5f) / 3.f, 360.f + float(rng.uniform(-60, 60)));
+            const float a = float(rng.uniform(0.0, CV_PI));
+            const float turn = float(rng.uniform(0.17, 0.7)) * (rng.uniform(0, 2) ? 1.f : -1.f);
+            const cv::Point2f shift(std::cos(a + 0.8f) * 0.45f * h, std::sin(a + 0.8f) * 0.45f * h);
+            const int under = rng.uniform(0, 4), over = (under + 1 + rng.uniform(0, 3)) % 4;
+            vi::drawCard(img, decks().art[std::size_t(under)], cardQuad(c - shift * 0.5f, a, h * 0.69f, h));
+            const vi::Quad top = cardQuad(c + shift * 0.5f, a + turn, h * 0.69f, h);
+            vi::drawCard(img, decks().art[std::size_t(over)], top);
+            topCards.push_back(top);
+            n += 2;
+        }
+        img = jpegCoded(img, 85);
+        vi::BackFinderOptions before;
+        before.contestedLineShare = 0.7f;
+        const auto got = vi::findBackCards(img);
+        const auto old = vi::findBackCards(img, before);
+        offWith += std::abs(int(got.size()) - n);
+        offWithout += std::abs(int(old.size()) - n);
+        for (const vi::Quad& t : topCards) {
+            auto nearest = [&](const std::vector<vi::BackCandidate>& found) {
+                double best = 1e9;
+                for (const auto& f : found) best = std::min(best, nearestCardCornerError(f.quad, {t}));
+                return best;
+            };
+            withRule += nearest(got);
+            without += nearest(old);
+            ++tops;
+        }
+    }
+    std::cerr << "cards across another: mean corner error " << withRule / tops << " px, "
+              << without / tops << " px with the outermost line; cards off " << offWith << " / "
+              << offWithout << "\n";
+    EXPECT_LE(withRule, without);
+    EXPECT_LE(offWith, offWithout);
+}
+
 // Cards far larger than any the segmenter was trained on (its scenes' cards are at most 0.4 of a
 // 16:9 picture's short side; these are 0.67-0.78 of it) get no card middles at the working size,
 // and its card mask falls apart into scraps: 14-31 "cards" for 3 at one working size. The finder

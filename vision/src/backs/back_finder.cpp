@@ -1610,16 +1610,19 @@ struct SideLine {
     bool found = false;
 };
 
+// Of the lines a side's colour steps support, those with this share of the best one's votes are
+// "nearly as well supported" (findSide).
+constexpr float kLineShare = 0.7f;
+
 // Where the side from `a` to `b` really is (`outward`: its unit normal away from the card): of the
 // lines that the strong colour steps across it (within `reach` px either way, turned up to
-// `maxTurnDeg`) support nearly as well as the best, the outermost. Not found when no line has five
+// `maxTurnDeg`) support nearly as well as the best (`lineShare` of its votes), the outermost. Not found when no line has five
 // points spanning a third of the side.
 SideLine findSide(const cv::Mat& bgr, cv::Point2f a, cv::Point2f b, cv::Point2f outward, float reach,
-                  float maxTurnDeg) {
+                  float maxTurnDeg, float lineShare) {
     constexpr int kPoints = 12;
     constexpr float kMinStep = 36.f;   // L1 over B, G, R of a step across 4 px: a card's border
     constexpr float kPeakShare = 0.35f;
-    constexpr float kLineShare = 0.7f;
     SideLine line;
     const float len = float(cv::norm(b - a));
     if (len < 8) return line;
@@ -1690,7 +1693,7 @@ SideLine findSide(const cv::Mat& bgr, cv::Point2f a, cv::Point2f b, cv::Point2f 
         for (int oi = 0; oi < offsets; ++oi) {
             const int* row = votes.data() + ti * offsets;
             const int v = row[oi];
-            if (v < kLineShare * float(most) || (oi > 0 && v < row[oi - 1]) || (oi + 1 < offsets && v < row[oi + 1]))
+            if (v < lineShare * float(most) || (oi > 0 && v < row[oi - 1]) || (oi + 1 < offsets && v < row[oi + 1]))
                 continue;
             if (float(oi) > pickOut) {
                 pickOut = float(oi);
@@ -1729,13 +1732,14 @@ bool meet(const SideLine& l1, const SideLine& l2, cv::Point2f& at) {
 
 // The card outline `q` (reading order) fitted to the card's sides in the full picture; `q` itself
 // when the sides do not give a card-like outline.
-Quad refineOutline(const cv::Mat& bgr, const Quad& q, float reach, float maxTurnDeg) {
+Quad refineOutline(const cv::Mat& bgr, const Quad& q, float reach, float maxTurnDeg,
+                   const std::array<float, 4>& lineShare) {
     const cv::Point2f c = quadCentre(q);
     std::array<SideLine, 4> lines;
     int found = 0;
     for (std::size_t i = 0; i < 4; ++i) {
         const cv::Point2f a = q[i], b = q[(i + 1) % 4];
-        lines[i] = findSide(bgr, a, b, outwardNormal(a, b, c), reach, maxTurnDeg);
+        lines[i] = findSide(bgr, a, b, outwardNormal(a, b, c), reach, maxTurnDeg, lineShare[i]);
         found += lines[i].found ? 1 : 0;
     }
     if (found < 2) return q;
@@ -2237,8 +2241,28 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             // `lo_tr_11` 2.47 unknown cards a scene against 2.44)
             const float shortSide = float(std::min(cv::norm(c.quad[1] - c.quad[0]), cv::norm(c.quad[2] - c.quad[1])));
             const float reach = std::max(4.f, options.refineReach * shortSide);
-            c.quad = refineOutline(bgr, c.quad, reach, options.refineTurn);
-            c.quad = refineOutline(bgr, c.quad, std::max(3.f, reach / 2), options.refineTurn);
+            // a side with other cards beyond it (the card mask 1.2-2 reaches out on 30% of the
+            // points or more) takes its best-supported line (BackFinderOptions::contestedLineShare)
+            std::array<float, 4> lineShare{kLineShare, kLineShare, kLineShare, kLineShare};
+            if (!fg.empty() && options.contestedLineShare > 0.f) {
+                const cv::Point2f mid = quadCentre(c.quad);
+                for (std::size_t i = 0; i < 4; ++i) {
+                    const cv::Point2f a = c.quad[i], e = c.quad[(i + 1) % 4];
+                    const cv::Point2f n = outwardNormal(a, e, mid);
+                    int in = 0, all = 0;
+                    for (int j = 0; j <= 8; ++j)
+                        for (float k : {1.2f, 2.f}) {
+                            const cv::Point2f p = (a + (e - a) * (0.1f + 0.1f * float(j)) + n * (k * reach)) * scale;
+                            const cv::Point ip(cvRound(p.x), cvRound(p.y));
+                            if (ip.x < 0 || ip.y < 0 || ip.x >= fg.cols || ip.y >= fg.rows) continue;
+                            ++all;
+                            in += fg.at<uchar>(ip) ? 1 : 0;
+                        }
+                    if (all > 0 && 10 * in >= 3 * all) lineShare[i] = options.contestedLineShare;
+                }
+            }
+            c.quad = refineOutline(bgr, c.quad, reach, options.refineTurn, lineShare);
+            c.quad = refineOutline(bgr, c.quad, std::max(3.f, reach / 2), options.refineTurn, lineShare);
         }
         showsByOverlap(bgr, out);
     }

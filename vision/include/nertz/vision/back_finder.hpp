@@ -130,6 +130,13 @@ struct BackFinderOptions {
     bool refineOutlines = true;
     float refineReach = 0.15f;
     float refineTurn = 25.f;
+    // Of the lines a side's colour steps support, the outermost of those nearly as well supported
+    // as the best is the card's border (a back's own frame is printed inside it). Where other cards
+    // lie beyond the side, the outermost is often theirs (a neighbour's far edge, swallowed into
+    // this card's piece), and the line must have this share of the best one's votes (1: the best,
+    // the outermost of equals; 0.7 as every other side: the finder before 2026-11-30,
+    // twenty-fourth session; models/training/BACKS.md, "Sides with other cards beyond them").
+    float contestedLineShare = 1.f;
     // With the segmenter: a card of a row (BackCandidate::inRow) whose showing part (its `shows`,
     // else its outline) the segmenter itself calls a face-down card by less than this mean
     // probability is dropped. The row reader and the cluster split place cards by geometry; on
