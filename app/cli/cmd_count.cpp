@@ -293,20 +293,9 @@ double percentile(std::vector<double> v, double p) {
     return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
 }
 
-// The intersection over union of two card outlines (their convex hulls).
-double quadIou(const vi::Quad& a, const vi::Quad& b) {
-    std::vector<cv::Point2f> ha, hb, meet;
-    cv::convexHull(std::vector<cv::Point2f>(a.begin(), a.end()), ha);
-    cv::convexHull(std::vector<cv::Point2f>(b.begin(), b.end()), hb);
-    const double aa = cv::contourArea(ha), ab = cv::contourArea(hb);
-    if (aa <= 0 || ab <= 0) return 0.0;
-    const double in = cv::intersectConvexConvex(ha, hb, meet);
-    return in / (aa + ab - in);
-}
-
 // How well the count outlines the labelled backs that lie whole (eval-count's outline line): each
-// one's best IoU with a counted card's outline (strips aside); `alone` for those with no other
-// labelled card within 3% of their size.
+// one's best IoU (vision::quadIoU) with a counted card's outline (strips aside); `alone` for those
+// with no other labelled card within 3% of their size.
 struct OutlineTally {
     std::vector<double> all, alone;
     io::Json json() const {
@@ -318,7 +307,6 @@ struct OutlineTally {
     }
     static constexpr double kGoodOutline = 0.8;
 };
-
 
 // A card is read with little to spare when its true deck is farther than this share of the
 // nearest other deck's distance (confidence 0.5 at the matcher's ratio test).
@@ -1217,30 +1205,26 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 exact += ok ? 1 : 0;
                 {
                     // the outlines of the backs lying whole (showing 0.9 or more of themselves)
-                    std::vector<vi::Quad> labelled;
-                    std::vector<bool> whole;
-                    for (const auto& c : s.at("cards")) {
-                        vi::Quad q;
-                        for (int k = 0; k < 4; ++k)
-                            q[std::size_t(k)] = {c.at("quad")[std::size_t(k)][0].get<float>(),
-                                                 c.at("quad")[std::size_t(k)][1].get<float>()};
-                        labelled.push_back(q);
-                        whole.push_back(c.at("side").get<std::string>() == "back" &&
-                                        c.at("visible_fraction").get<double>() >= 0.9);
-                    }
-                    for (std::size_t k = 0; k < labelled.size(); ++k) {
-                        if (!whole[k]) continue;
+                    auto quadOf = [&](std::size_t k) {
+                        return vi::Quad{outlines[k][0], outlines[k][1], outlines[k][2], outlines[k][3]};
+                    };
+                    const auto& cards = s.at("cards");
+                    for (std::size_t k = 0; k < outlines.size(); ++k) {
+                        if (cards[k].at("side").get<std::string>() != "back" ||
+                            cards[k].at("visible_fraction").get<double>() < 0.9)
+                            continue;
+                        const vi::Quad q = quadOf(k);
                         double best = 0;
                         for (const auto& c : got.cards)
-                            if (!c.strip) best = std::max(best, quadIou(c.quad, labelled[k]));
+                            if (!c.strip) best = std::max(best, vi::quadIoU(c.quad, q));
                         outlineTally.all.push_back(best);
                         // alone: its outline grown by 3% meets no other labelled card
-                        const cv::Point2f mid = (labelled[k][0] + labelled[k][1] + labelled[k][2] + labelled[k][3]) * 0.25f;
-                        vi::Quad grown = labelled[k];
+                        const cv::Point2f mid = vi::quadCentre(q);
+                        vi::Quad grown = q;
                         for (auto& p : grown) p = mid + (p - mid) * 1.03f;
                         bool alone = true;
-                        for (std::size_t o = 0; o < labelled.size() && alone; ++o)
-                            alone = o == k || quadIou(grown, labelled[o]) <= 0.0;
+                        for (std::size_t o = 0; o < outlines.size() && alone; ++o)
+                            alone = o == k || vi::quadIoU(grown, quadOf(o)) <= 0.0;
                         if (alone) outlineTally.alone.push_back(best);
                     }
                 }

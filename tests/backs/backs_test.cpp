@@ -90,6 +90,13 @@ double nearestCardCornerError(const vi::Quad& q, const std::vector<vi::Quad>& tr
     return best;
 }
 
+// The corner error (nearestCardCornerError) of the found outline nearest to the card `t`.
+double nearestFoundError(const std::vector<vi::BackCandidate>& found, const vi::Quad& t) {
+    double best = 1e9;
+    for (const auto& f : found) best = std::min(best, nearestCardCornerError(f.quad, {t}));
+    return best;
+}
+
 // `img` coded as a JPEG of `quality` and decoded again, as a camera's picture arrives.
 cv::Mat jpegCoded(const cv::Mat& img, int quality) {
     std::vector<uchar> jpg;
@@ -1074,12 +1081,7 @@ TEST(BackFinder, ASmallerCardAloneOnTheTableKeepsItsOwnOutline) {
         ASSERT_EQ(old.size(), all.size()) << "trial " << trial;
         // each small card: the found outline nearest to it
         for (const vi::Quad& t : smallCards) {
-            auto nearest = [&](const std::vector<vi::BackCandidate>& found) {
-                double best = 1e9;
-                for (const auto& f : found) best = std::min(best, nearestCardCornerError(f.quad, {t}));
-                return best;
-            };
-            const double e = nearest(got), eOld = nearest(old);
+            const double e = nearestFoundError(got, t), eOld = nearestFoundError(old, t);
             EXPECT_LE(e, 8.0) << "trial " << trial;
             withRule += e;
             without += eOld;
@@ -1127,13 +1129,8 @@ TEST(BackFinder, ACardAcrossAnotherIsOutlinedByItsOwnBorder) {
         offWith += std::abs(int(got.size()) - n);
         offWithout += std::abs(int(old.size()) - n);
         for (const vi::Quad& t : topCards) {
-            auto nearest = [&](const std::vector<vi::BackCandidate>& found) {
-                double best = 1e9;
-                for (const auto& f : found) best = std::min(best, nearestCardCornerError(f.quad, {t}));
-                return best;
-            };
-            withRule += nearest(got);
-            without += nearest(old);
+            withRule += nearestFoundError(got, t);
+            without += nearestFoundError(old, t);
             ++tops;
         }
     }

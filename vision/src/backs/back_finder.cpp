@@ -85,6 +85,37 @@ Quad scaled(const Quad& q, float k) {
     return o;
 }
 
+// The unit normal of the side from `a` to `b` of a card whose middle is `centre`, pointing out of it.
+cv::Point2f outwardNormal(cv::Point2f a, cv::Point2f b, cv::Point2f centre) {
+    cv::Point2f n(-(b - a).y, (b - a).x);
+    n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
+    return n.dot((a + b) * 0.5f - centre) < 0 ? -n : n;
+}
+
+// What lies just outside a side: how many sample points `mask` (8-bit) marks, of those in it.
+struct Beyond {
+    int marked = 0, seen = 0;
+};
+
+// Samples beyond the side from `a` to `b` (its outward unit normal `n`): at `points` places along
+// it, from `first` of its length in steps of `step`, each at every distance of `out`, all of it
+// times `scale` into `mask`'s pixels. With `own`, a pixel inside that contour is not marked (a
+// piece's own mask).
+Beyond maskBeyondSide(const cv::Mat& mask, cv::Point2f a, cv::Point2f b, cv::Point2f n, float first,
+                      float step, int points, std::initializer_list<float> out, float scale = 1.f,
+                      const std::vector<cv::Point>* own = nullptr) {
+    Beyond r;
+    for (int j = 0; j < points; ++j)
+        for (const float d : out) {
+            const cv::Point2f p = (a + (b - a) * (first + step * float(j)) + n * d) * scale;
+            const cv::Point ip(cvRound(p.x), cvRound(p.y));
+            if (ip.x < 0 || ip.y < 0 || ip.x >= mask.cols || ip.y >= mask.rows) continue;
+            ++r.seen;
+            r.marked += mask.at<uchar>(ip) && (!own || cv::pointPolygonTest(*own, cv::Point2f(ip), false) < 0) ? 1 : 0;
+        }
+    return r;
+}
+
 // One loose card: the blob's four-corner outline if it has one, else its rotated box.
 Quad looseQuad(const Blob& b) {
     std::vector<cv::Point> approx;
@@ -990,25 +1021,14 @@ bool wholeAlone(const Blob& b, const cv::Mat& fg, double cardArea, const BackFin
     if (area < options.wholeAloneShare * cardArea) return false;
     const cv::Rect box = cv::boundingRect(poly);
     if (box.x < 2 || box.y < 2 || box.br().x > fg.cols - 2 || box.br().y > fg.rows - 2) return false;
-    // other cards' pixels just beyond each side (4-7 work px out, along its middle 90%)
-    const cv::Point2f c = (k[0] + k[1] + k[2] + k[3]) * 0.25f;
+    // other cards' pixels (on the mask, off this piece) just beyond each side: 4 and 7 work px out,
+    // along its middle 90%, at most a tenth of the points
+    const cv::Point2f c = quadCentre(k);
     for (std::size_t i = 0; i < 4; ++i) {
         const cv::Point2f a = k[i], e = k[(i + 1) % 4];
-        cv::Point2f n(-(e - a).y, (e - a).x);
-        n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
-        if (n.dot((a + e) * 0.5f - c) < 0) n = -n;
-        int in = 0, all = 0;
-        for (int j = 0; j <= 10; ++j) {
-            const cv::Point2f p = a + (e - a) * (0.05f + 0.09f * float(j));
-            for (float out : {4.f, 7.f}) {
-                const cv::Point ip(cvRound(p.x + n.x * out), cvRound(p.y + n.y * out));
-                if (ip.x < 0 || ip.y < 0 || ip.x >= fg.cols || ip.y >= fg.rows) continue;
-                ++all;
-                // another card's pixel: on the mask, off this piece
-                in += fg.at<uchar>(ip) && cv::pointPolygonTest(b.contour, cv::Point2f(ip), false) < 0 ? 1 : 0;
-            }
-        }
-        if (all == 0 || in > all / 10) return false;
+        const Beyond o = maskBeyondSide(fg, a, e, outwardNormal(a, e, c), 0.05f, 0.09f, 11,
+                                        {4.f, 7.f}, 1.f, &b.contour);
+        if (o.seen == 0 || o.marked > o.seen / 10) return false;
     }
     q = readingOrder(k);
     return true;
@@ -1597,13 +1617,6 @@ std::vector<RowPart> splitIntoRows(const Blob& b, const cv::Mat& filled, double 
 // border (a back's own frame is drawn inside it; a side partly under another card gives points off
 // the line), and the sides' lines meet in the new corners. A side with no line keeps its place (or
 // follows the opposite side); an outline that comes out other than card-like keeps the old one.
-
-// The unit normal of the side from `a` to `b` of a card whose middle is `centre`, pointing out of it.
-cv::Point2f outwardNormal(cv::Point2f a, cv::Point2f b, cv::Point2f centre) {
-    cv::Point2f n(-(b - a).y, (b - a).x);
-    n *= 1.f / std::max(1e-3f, float(cv::norm(n)));
-    return n.dot((a + b) * 0.5f - centre) < 0 ? -n : n;
-}
 
 struct SideLine {
     cv::Point2f point, dir;  // a point on the line and its unit direction
@@ -2248,17 +2261,9 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
                 const cv::Point2f mid = quadCentre(c.quad);
                 for (std::size_t i = 0; i < 4; ++i) {
                     const cv::Point2f a = c.quad[i], e = c.quad[(i + 1) % 4];
-                    const cv::Point2f n = outwardNormal(a, e, mid);
-                    int in = 0, all = 0;
-                    for (int j = 0; j <= 8; ++j)
-                        for (float k : {1.2f, 2.f}) {
-                            const cv::Point2f p = (a + (e - a) * (0.1f + 0.1f * float(j)) + n * (k * reach)) * scale;
-                            const cv::Point ip(cvRound(p.x), cvRound(p.y));
-                            if (ip.x < 0 || ip.y < 0 || ip.x >= fg.cols || ip.y >= fg.rows) continue;
-                            ++all;
-                            in += fg.at<uchar>(ip) ? 1 : 0;
-                        }
-                    if (all > 0 && 10 * in >= 3 * all) lineShare[i] = options.contestedLineShare;
+                    const Beyond o = maskBeyondSide(fg, a, e, outwardNormal(a, e, mid), 0.1f, 0.1f, 9,
+                                                    {1.2f * reach, 2.f * reach}, scale);
+                    if (o.seen > 0 && 10 * o.marked >= 3 * o.seen) lineShare[i] = options.contestedLineShare;
                 }
             }
             c.quad = refineOutline(bgr, c.quad, reach, options.refineTurn, lineShare);
