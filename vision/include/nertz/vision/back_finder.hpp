@@ -120,7 +120,8 @@ struct BackFinderOptions {
     // card's pixel beside any of its sides. Nothing lies across it, so it is a whole card, smaller
     // than the scene's others (farther from the camera, or of a smaller deck); completed, it was
     // given the scene's card size around its middle (models/training/BACKS.md, "Whole cards alone on
-    // the table"). 0: off (the finder before 2026-11-30, twenty-fourth session).
+    // the table"). Applied with refineOutlines only (the pieces' four corners are that path's
+    // starting outlines). 0: off (the finder before 2026-11-30, twenty-fourth session).
     float wholeAloneShare = 0.15f;
     // Loose cards' outlines are fitted again to their sides in the full picture (the segmenter sees
     // them at 640 px, and gives a card seen at an angle as a rectangle): each side is looked for
