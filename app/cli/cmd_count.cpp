@@ -1160,7 +1160,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                         std::cerr << files[i].filename().string() << " " << scored[k].back
                                   << " truth " << deck << " got " << got.deckName << " d "
                                   << got.distance << " r " << got.runnerUp << " conf "
-                                  << got.confidence << " true-d " << trueDistance << "\n";
+                                  << got.confidence << " true-d " << trueDistance << " hidden " << got.hidden
+                                  << " nearest "
+                                  << (got.nearest >= 0 ? matcher.decks()[std::size_t(got.nearest)].name : "-")
+                                  << "\n";
                     DesignTally* dt = tooClose ? nullptr : &byDesign[scored[k].design];
                     if (dt) ++dt->cards;
                     if (got.deckName == deck) {

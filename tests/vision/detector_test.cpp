@@ -2,6 +2,7 @@
 // grouping.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -340,6 +341,56 @@ TEST(Detector, AReadCardIsOutlinedFromItsCornerIndices) {
     IndexReading lone = a.index(false);
     lone.centre = {1100, 600};
     EXPECT_FALSE(outlineFromIndices(img, {lone}));
+}
+
+// The face reader of the back count (readOnce) looks for card outlines only where it read an
+// index: cards whose indices show no reading (here two white cards whose "indices" are blots) are
+// reported by the default detector by their outlines, by readOnce not at all, and countBacks asks
+// about no others (faceUpCards takes the cards read face up). Where it reads indices, its cards
+// are those it would report with outlines looked for everywhere (real photos below).
+TEST(Detector, TheFaceUpTestOutlinesCardsOnlyWhereAnIndexWasRead) {
+    NERTZ_REQUIRE_MODEL();
+    const cv::Mat img = drawTable({turnedCard({300, 150}, 25.f, 16.f), turnedCard({800, 120}, -10.f, 14.f)});
+    const Detection all = detector().detect(img);
+    int outlined = 0;
+    for (const auto& c : all.cards) outlined += c.quad && !c.face ? 1 : 0;
+    EXPECT_GE(outlined, 1) << "the default detector reports unread cards by their outlines";
+    Detector once(DetectorOptions::readOnce());
+    EXPECT_FALSE(once.options().outlinesWithoutIndices);
+    EXPECT_TRUE(once.detect(img).cards.empty());
+}
+
+TEST(RealCards, TheFaceUpTestOutlinesReadCardsAsBefore) {
+    NERTZ_REQUIRE_MODEL();
+    NERTZ_REQUIRE_REAL_PHOTOS();
+    DetectorOptions everywhere = DetectorOptions::readOnce();
+    everywhere.outlinesWithoutIndices = true;
+    Detector once(DetectorOptions::readOnce()), always(everywhere);
+    const auto items = loadLabelledFolder(kReal + "/webcam_table");
+    ASSERT_GE(items.size(), 4u);
+    int outlinedFaces = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const cv::Mat bgr = loadImage(items[i].imagePath);
+        const Detection a = once.detect(bgr), b = always.detect(bgr);
+        // the cards read face up, with their outlines, are the same
+        auto faces = [](const Detection& d) {
+            std::vector<std::pair<std::string, std::vector<float>>> out;
+            for (const auto& c : d.cards) {
+                if (!c.face) continue;
+                std::vector<float> q;
+                if (c.quad)
+                    for (const auto& p : *c.quad) q.insert(q.end(), {p.x, p.y});
+                out.emplace_back(c.face->name(), std::move(q));
+            }
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        const auto fa = faces(a);
+        EXPECT_EQ(fa, faces(b)) << items[i].imagePath;
+        EXPECT_FALSE(fa.empty()) << items[i].imagePath;
+        for (const auto& f : fa) outlinedFaces += f.second.empty() ? 0 : 1;
+    }
+    EXPECT_GE(outlinedFaces, 4);
 }
 
 TEST(Evaluation, OutlinesAreScoredByIoU) {

@@ -63,6 +63,11 @@ struct DetectorOptions {
     int workMaxSide = 1280;
     int workMinSide = 960;
     bool findOutlines = true;
+    // ... also in a picture where no index was read (its cards reported by their outlines alone,
+    // unread: backs, faces too small to read). readOnce() turns it off: countBacks asks only about
+    // cards read face up, and the frames it reads are mostly backs with no index to read, where
+    // the outlines cost 2.4 of a count's 40 ms (models/training/BACKS.md, "The face-up test cheaper").
+    bool outlinesWithoutIndices = true;
     bool outlinesFromIndices = true;  // a read card without an outline gets one from its indices
     // A reading's suit must agree with its pip's ink: red -> hearts / diamonds, neutral -> clubs /
     // spades; a light green-to-violet glow (a lit key, a screen) is no index (pip_colour.hpp); not
@@ -117,7 +122,9 @@ struct DetectorOptions {
     // One reading of the picture as given, at the working size (no other aspect, no second
     // enlarged reading, no black suit read again, no unsure pairs): telling face-up cards from
     // backs (countBacks), where a picture of backs has no index to read and the other settings
-    // would read it five or two times, and the suit does not matter.
+    // would read it five or two times, and the suit does not matter; the gate stricter (0.5: a
+    // face-up card read surely passes it all the same, a back's pattern far less often) and no
+    // outlines where no index was read (outlinesWithoutIndices).
     static DetectorOptions readOnce();
 };
 
