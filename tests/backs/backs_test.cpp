@@ -1740,6 +1740,8 @@ TEST(LakeCounter, AHandOnACardIsLeftOutOfItsReading) {
             nearerWhole += whole[0].distance;
         }
         EXPECT_EQ(masked[0].deckName, decks().names[std::size_t(d)]) << "trial " << trial;
+        // the hand is left out (it looks nothing like the card's back)
+        EXPECT_GT(masked[0].hidden, 0.05f) << "trial " << trial;
         // the clear card is read as before
         EXPECT_EQ(masked[1].deck, whole[1].deck) << "trial " << trial;
         EXPECT_FLOAT_EQ(masked[1].distance, whole[1].distance) << "trial " << trial;
@@ -1752,6 +1754,46 @@ TEST(LakeCounter, AHandOnACardIsLeftOutOfItsReading) {
     EXPECT_TRUE(rightMasked > rightWhole || nearerMasked < nearerWhole)
         << rightMasked << " right against " << rightWhole << ", summed distances " << nearerMasked
         << " against " << nearerWhole;
+}
+
+// The segmenter unsure of a card's own back (a faint pattern on a light table: the held-out
+// gnome-neoclassical, BACKS.md, "The segmenter unsure of a faint card"): where what it hides of a
+// card looks like what it leaves, all of the card is read, as without the segmenter (the same
+// deck at the same distance), and nothing is reported hidden. Here the segmenter's probability is
+// set to "surely no card" over half of each card, which otherwise leaves that half out.
+TEST(LakeCounter, WhatTheSegmenterHidesOfACardIsReadWhenItLooksLikeTheCard) {
+    cv::RNG rng(11);
+    for (int trial = 0; trial < 4; ++trial) {
+        cv::Mat img = greenCloth(rng);
+        const int d = trial % 2;
+        const cv::Mat& art = decks().art[std::size_t(d)];
+        const float h = 200.f, w = h * float(art.cols) / float(art.rows);
+        const vi::Quad q = cardQuad({640.f + float(rng.uniform(-40, 40)), 360.f + float(rng.uniform(-30, 30))},
+                                    float(rng.uniform(0.0, 6.283)), w, h);
+        vi::drawCard(img, art, q);
+        img = jpegCoded(img, 80);
+        std::vector<vi::BackCandidate> found(1);
+        found[0].quad = q;
+        cv::Mat probability = vi::backCardProbability(img).clone();
+        ASSERT_FALSE(probability.empty());
+        const float sx = float(probability.cols) / float(img.cols),
+                    sy = float(probability.rows) / float(img.rows);
+        std::vector<cv::Point> half;
+        for (const cv::Point2f& p : {q[0], q[1], (q[1] + q[2]) * 0.5f, (q[3] + q[0]) * 0.5f})
+            half.emplace_back(cvRound(p.x * sx), cvRound(p.y * sy));
+        cv::fillConvexPoly(probability, half, cv::Scalar(0));
+        const double hiddenShare =
+            1.0 - cv::countNonZero(vi::rectifiedCardMask(probability, img.size(), q, vi::kSureNoCard)) /
+                      double(vi::kBackWidth * vi::kBackHeight);
+        EXPECT_GT(hiddenShare, 0.3) << "trial " << trial;
+        EXPECT_LT(hiddenShare, 0.65) << "trial " << trial;
+        const auto unsure = vi::attributeCards(img, found, decks().matcher, probability);
+        const auto whole = vi::attributeCards(img, found, decks().matcher);
+        ASSERT_EQ(unsure.size(), 1u);
+        EXPECT_EQ(unsure[0].deck, d) << "trial " << trial;
+        EXPECT_FLOAT_EQ(unsure[0].distance, whole[0].distance) << "trial " << trial;
+        EXPECT_EQ(unsure[0].hidden, 0.f) << "trial " << trial;
+    }
 }
 
 // Face-up cards told from backs by the picture's face reading (faceUpCards): what the back finder

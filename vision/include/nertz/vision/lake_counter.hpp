@@ -36,7 +36,8 @@ struct CountedCard {
     // The share of the card's interior that the back segmenter is sure is no face-down card, left
     // out of its reading where that is at least 5% (attributeCards): a hand or a face-up card on
     // it, or, most often on the synthetic loose sorts, table under an outline fitted too large;
-    // 0 without the segmenter's card probability, and for strips.
+    // 0 without the segmenter's card probability, for strips, and where what it hides looks like
+    // the rest of the card (a faint back the segmenter is unsure of: all of it is read).
     float hidden = 0.f;
     int frame = -1;        // video: the frame it was counted in
 };
