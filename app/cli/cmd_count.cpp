@@ -885,7 +885,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                  noComplete = false, noRefine = false, noSceneCards = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
-                 noWholeAlone = false;
+                 noWholeAlone = false, noIfKnown = false;
             std::string dumpTerms;
         };
         auto a = std::make_shared<Args>();
@@ -945,6 +945,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "complete a smaller card alone on the table to the scene's card size as if others lay "
             "across it (the finder before 2026-11-30, twenty-fourth session; BACKS.md, \"Whole "
             "cards alone on the table\")");
+        cmd->add_flag(
+            "--no-if-known", a->noIfKnown,
+            "take no piece of card pixels that no middle took under half a card, not even where it "
+            "is read as an enrolled deck's (the count before 2026-11-30, twenty-fifth session; "
+            "BACKS.md, \"Half-shown cards kept where they are read\")");
         cmd->add_flag("--no-complete", a->noComplete,
                       "give a covered card as the box of what shows of it, attributed from all of that box (the finder before covered cards were completed)");
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
@@ -1193,6 +1198,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->rowsByMiddles) finder.unclearRowMiddles = 0.f;
                 if (a->noWholeCards) finder.wholeCardOutline = 0.f;
                 if (a->noWholeAlone) finder.wholeAloneShare = 0.f;
+                if (a->noIfKnown) finder.leftoverIfKnownShare = finder.leftoverShare;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);
                 faceMs.push_back(got.facesMs);

@@ -1383,9 +1383,17 @@ std::vector<BackCandidate> centrePieces(const cv::Mat& fg, const BackSegmentatio
         if (joined[i]) continue;
         const Blob& b = pieces[i];
         // a left-over part is a card only when it is a good part of one
-        if (b.area < (i < centred ? options.minPieceShare : options.leftoverShare) * cardArea) continue;
+        // (or, asked for, a smaller part, kept by countBacks where it is read as a deck's)
+        const bool ifKnown = i >= centred && b.area < options.leftoverShare * cardArea;
+        const float least = i < centred ? options.minPieceShare
+                            : options.ifKnownPieces
+                                ? std::min(options.leftoverIfKnownShare, options.leftoverShare)
+                                : options.leftoverShare;
+        if (b.area < least * cardArea) continue;
         // (one middle for more than 1.6 cards: a squared pile, fitted as in segmentPieces)
+        const std::size_t had = out.size();
         emitPiece(b, fg, seg.outline, cardLong, options, out, anchors, wholeArea);
+        for (std::size_t k = had; k < out.size(); ++k) out[k].ifKnown = ifKnown;
     }
     return out;
 }

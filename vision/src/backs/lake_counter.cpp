@@ -492,8 +492,18 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     DeckCount out;
     for (const auto& d : matcher.decks()) out.counts[d.name] = 0;
     cv::Mat cardProbability;
-    auto found = findBackCards(bgr, options, &out.explained, &cardProbability);
+    BackFinderOptions finder = options;
+    finder.ifKnownPieces = true;
+    auto found = findBackCards(bgr, finder, &out.explained, &cardProbability);
     std::vector<CountedCard> cards = attributeCards(bgr, found, matcher, cardProbability);
+    // a half-shown piece found only from card pixels no middle took is a card where it is read as
+    // an enrolled deck's; read as none, it is more often no card, or not one card, than a card
+    // (BACKS.md, "Half-shown cards kept where they are read")
+    for (std::size_t i = found.size(); i-- > 0;)
+        if (found[i].ifKnown && cards[i].deck < 0) {
+            found.erase(found.begin() + std::ptrdiff_t(i));
+            cards.erase(cards.begin() + std::ptrdiff_t(i));
+        }
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow,
     // a face-up card's pips, a keyboard: MatcherOptions::rowLikeNoDeck): it is left out and listed
     // (rowsLeftOut). A loose card-shaped outline always stays, as unknown if it matches nothing.

@@ -21,6 +21,9 @@ struct BackCandidate {
     std::vector<cv::Point2f> shows;
     bool inRow = false;  // found in a ribbon spread / overlapping row
     int row = -1;        // which row (cards of one row are consecutive)
+    // Found only from card pixels no middle took, under BackFinderOptions::leftoverShare of a card
+    // (leftoverIfKnownShare): a card only where its reading gives it to a deck (countBacks).
+    bool ifKnown = false;
 };
 
 struct BackFinderOptions {
@@ -101,6 +104,12 @@ struct BackFinderOptions {
     float centreThreshold = 0.3f;   // a card's middle: a local maximum of the centre map above this
     float centreReach = 6.f;        // a pixel pointing farther from every middle (cells) is no middle's
     float leftoverShare = 0.5f;     // card pixels no middle took: a card when this share of one
+    // ... and from this share of one, a card only where its reading gives it to a deck: countBacks
+    // asks for such pieces (ifKnownPieces, BackCandidate::ifKnown) and leaves out those it reads as
+    // no enrolled deck; findBackCards returns none of them otherwise. Chosen on the train sets
+    // (BACKS.md, "Half-shown cards kept where they are read"). leftoverShare or more: off.
+    float leftoverIfKnownShare = 0.35f;
+    bool ifKnownPieces = false;
     float centreMergeShare = 0.75f; // a piece under this share of a card joins a larger one when
     float centreMergeFit = 1.1f;    // both fit in a card of this many times the card's size
     int rowMinCentres = 3;          // a blob that fills its box is read as a ribbon row only when it
