@@ -1100,7 +1100,7 @@ TEST(BackFinder, ASmallerCardAloneOnTheTableKeepsItsOwnOutline) {
 // them"). 20 tables of three pairs, a card 150-170 px long half across another turned 10-40
 // degrees from it: the top cards' corners on the whole no farther off than with the outermost line,
 // and the count no worse.
-// Card pixels that no middle of the segmenter took and that make a third to a half of a card (a
+// Card pixels that no middle of the segmenter took and that make a quarter to a half of a card (a
 // card mostly under others) are found only when asked for (BackFinderOptions::ifKnownPieces, as
 // countBacks asks), marked ifKnown; countBacks keeps such a piece only where it reads it as an
 // enrolled deck's (BACKS.md, "Half-shown cards kept where they are read"). Without the asking the

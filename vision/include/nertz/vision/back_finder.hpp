@@ -108,7 +108,7 @@ struct BackFinderOptions {
     // asks for such pieces (ifKnownPieces, BackCandidate::ifKnown) and leaves out those it reads as
     // no enrolled deck; findBackCards returns none of them otherwise. Chosen on the train sets
     // (BACKS.md, "Half-shown cards kept where they are read"). leftoverShare or more: off.
-    float leftoverIfKnownShare = 0.35f;
+    float leftoverIfKnownShare = 0.25f;
     bool ifKnownPieces = false;
     float centreMergeShare = 0.75f; // a piece under this share of a card joins a larger one when
     float centreMergeFit = 1.1f;    // both fit in a card of this many times the card's size
