@@ -75,6 +75,22 @@ cv::Mat greenCloth(cv::RNG& rng) {
 
 using nertz::testing::cardQuad;
 
+// A design for the scene generator that shows only its back `back` (its 52 faces are the back too:
+// backs and loose scenes never show a face).
+nertz::synth::CardDesign backOnlyDesign(const std::string& name, const cv::Mat& back) {
+    nertz::synth::CardDesign d;
+    d.name = name;
+    d.package = "test";
+    for (int i = 0; i < 52; ++i) {
+        nertz::synth::FaceArt f;
+        f.name = std::to_string(i);
+        f.image = back;
+        d.faces.push_back(f);
+    }
+    d.backs.push_back({"back", back});
+    return d;
+}
+
 // The mean distance of `q`'s corners to the corners of the nearest card of `truth`, in either
 // corner order and from any first corner.
 double nearestCardCornerError(const vi::Quad& q, const std::vector<vi::Quad>& truth) {
@@ -1093,13 +1109,6 @@ TEST(BackFinder, ASmallerCardAloneOnTheTableKeepsItsOwnOutline) {
     EXPECT_LE(2 * withRule, without);
 }
 
-// A card lying across another: its piece of the card mask often takes in some of the card under it,
-// and of the lines the colour steps across such a side support, the outermost is then the lower
-// card's far edge. A side with other cards beyond it takes its best-supported line
-// (BackFinderOptions::contestedLineShare; models/training/BACKS.md, "Sides with other cards beyond
-// them"). 20 tables of three pairs, a card 150-170 px long half across another turned 10-40
-// degrees from it: the top cards' corners on the whole no farther off than with the outermost line,
-// and the count no worse.
 // Card pixels that no middle of the segmenter took and that make a quarter to a half of a card (a
 // card mostly under others) are found only when asked for (BackFinderOptions::ifKnownPieces, as
 // countBacks asks), marked ifKnown; countBacks keeps such a piece only where it reads it as an
@@ -1108,19 +1117,8 @@ TEST(BackFinder, ASmallerCardAloneOnTheTableKeepsItsOwnOutline) {
 TEST(BackFinder, HalfShownPiecesAreFoundOnlyWhenAskedFor) {
     namespace sy = nertz::synth;
     std::vector<sy::CardDesign> designs;
-    for (std::size_t k = 0; k < decks().art.size(); ++k) {
-        sy::CardDesign d;
-        d.name = "test" + std::to_string(k);
-        d.package = "test";
-        for (int i = 0; i < 52; ++i) {
-            sy::FaceArt f;
-            f.name = std::to_string(i);
-            f.image = decks().art[k];  // faces are never shown face down
-            d.faces.push_back(f);
-        }
-        d.backs.push_back({"back", decks().art[k]});
-        designs.push_back(std::move(d));
-    }
+    for (std::size_t k = 0; k < decks().art.size(); ++k)
+        designs.push_back(backOnlyDesign("test" + std::to_string(k), decks().art[k]));
     sy::SceneOptions o;
     o.kind = sy::SceneKind::Loose;
     const sy::SceneGenerator gen(designs, o);
@@ -1154,6 +1152,13 @@ TEST(BackFinder, HalfShownPiecesAreFoundOnlyWhenAskedFor) {
     EXPECT_GE(flagged, 1) << "no half-shown piece in the scenes: the test shows nothing";
 }
 
+// A card lying across another: its piece of the card mask often takes in some of the card under it,
+// and of the lines the colour steps across such a side support, the outermost is then the lower
+// card's far edge. A side with other cards beyond it takes its best-supported line
+// (BackFinderOptions::contestedLineShare; models/training/BACKS.md, "Sides with other cards beyond
+// them"). 20 tables of three pairs, a card 150-170 px long half across another turned 10-40
+// degrees from it: the top cards' corners on the whole no farther off than with the outermost line,
+// and the count no worse.
 TEST(BackFinder, ACardAcrossAnotherIsOutlinedByItsOwnBorder) {
     cv::RNG rng(44);
     double withRule = 0, without = 0;
@@ -2274,23 +2279,11 @@ TEST(SynthBacks, DecksOfOneSceneAlwaysLookDifferent) {
         grey = cv::Mat();
         cv::merge(std::vector<cv::Mat>{g, g, g, ch[3]}, grey);
     }
-    auto design = [](const std::string& name, const cv::Mat& back) {
-        sy::CardDesign d;
-        d.name = name;
-        d.package = "test";
-        for (int i = 0; i < 52; ++i) {
-            sy::FaceArt f;
-            f.name = std::to_string(i);
-            f.image = back;  // faces are never shown face down
-            d.faces.push_back(f);
-        }
-        d.backs.push_back({"back", back});
-        return d;
-    };
     // two designs sharing one back (as gnome-paris and gnome-guyenne-classic do), a grey back, and
     // a coloured one
-    const std::vector<sy::CardDesign> designs{design("shared-a", paris), design("shared-b", paris),
-                                              design("grey", grey), design("bellot", bellot)};
+    const std::vector<sy::CardDesign> designs{
+        backOnlyDesign("shared-a", paris), backOnlyDesign("shared-b", paris),
+        backOnlyDesign("grey", grey), backOnlyDesign("bellot", bellot)};
     // what a player sees: the artwork, and its colour where a hue turn changes it
     auto look = [](const std::string& back) {
         const std::string art = back.substr(0, back.find('/'));

@@ -60,10 +60,12 @@ constexpr float kHiddenPartRead = 0.03f;
 // least kSegmenterHides of the card's interior and leaves at least kSegmenterLeaves of it, unless
 // what it hides is described within kHiddenLikeShown of what it leaves. `rectified`:
 // rectifyCard(bgr, quad). `hidden`: the share of the interior left out so (0 when nothing is).
+// `shown`: the description of the card over the returned mask where that was made on the way.
 cv::Mat showsMaskOf(const cv::Mat& bgr, const cv::Mat& rectified, const Quad& quad,
                     const std::vector<cv::Point2f>& shows, const cv::Mat& cardProbability,
-                    float& hidden) {
+                    float& hidden, std::optional<BackDescriptor>& shown) {
     hidden = 0.f;
+    shown.reset();
     cv::Mat mask = shows.empty() ? cv::Mat() : rectifiedShows(quad, shows);
     if (cardProbability.empty()) return mask;
     const cv::Mat seen = rectifiedCardMask(cardProbability, bgr.size(), quad, kSureNoCard);
@@ -76,19 +78,23 @@ cv::Mat showsMaskOf(const cv::Mat& bgr, const cv::Mat& rectified, const Quad& qu
     hidden = float((had - has) / area);
     if (had - has < kSegmenterHides * area || has < kSegmenterLeaves * area) return mask;
     // keep off the edge of what is hidden, as off a card lying across
-    cv::erode(after, after, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * kShowsInset + 1, 2 * kShowsInset + 1)));
+    const cv::Mat inset = cv::getStructuringElement(
+        cv::MORPH_ELLIPSE, cv::Size(2 * kShowsInset + 1, 2 * kShowsInset + 1));
+    cv::erode(after, after, inset);
     // what it hides looks like what it leaves: a card the segmenter is unsure of (a faint pattern
     // on a light table), not a hand or the table on it: read all of it
     cv::Mat hiddenPart;
     cv::bitwise_not(seen, hiddenPart);
     cv::bitwise_and(before, hiddenPart, hiddenPart);
-    cv::erode(hiddenPart, hiddenPart, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * kShowsInset + 1, 2 * kShowsInset + 1)));
+    cv::erode(hiddenPart, hiddenPart, inset);
     if (cv::countNonZero(hiddenPart(inner)) >= kHiddenPartRead * area &&
-        cv::countNonZero(after(inner)) >= kHiddenPartRead * area &&
-        backDistance(describeBack(rectified, {}, after), describeBack(rectified, {}, hiddenPart)) <
-            kHiddenLikeShown) {
-        hidden = 0.f;
-        return mask;
+        cv::countNonZero(after(inner)) >= kHiddenPartRead * area) {
+        shown = describeBack(rectified, {}, after);
+        if (backDistance(*shown, describeBack(rectified, {}, hiddenPart)) < kHiddenLikeShown) {
+            shown.reset();
+            hidden = 0.f;
+            return mask;
+        }
     }
     return after;
 }
@@ -105,10 +111,11 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
     c.deckName = "unknown";
     try {
         const cv::Mat rectified = rectifyCard(bgr, quad);
-        r.showsMask = region.whole()
-                          ? showsMaskOf(bgr, rectified, quad, shows, cardProbability, c.hidden)
-                          : cv::Mat();
-        r.probe = describeBack(rectified, region, r.showsMask);
+        std::optional<BackDescriptor> shown;
+        r.showsMask = region.whole() ? showsMaskOf(bgr, rectified, quad, shows, cardProbability,
+                                                   c.hidden, shown)
+                                     : cv::Mat();
+        r.probe = shown ? std::move(*shown) : describeBack(rectified, region, r.showsMask);
         r.described = true;
         const BackMatch& m = r.match = matcher.match(r.probe, moving);
         c.deck = m.deck;
@@ -496,18 +503,14 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     finder.ifKnownPieces = true;
     auto found = findBackCards(bgr, finder, &out.explained, &cardProbability);
     std::vector<CountedCard> cards = attributeCards(bgr, found, matcher, cardProbability);
-    // a half-shown piece found only from card pixels no middle took is a card where it is read as
-    // an enrolled deck's; read as none, it is more often no card, or not one card, than a card
-    // (BACKS.md, "Half-shown cards kept where they are read")
-    for (std::size_t i = found.size(); i-- > 0;)
-        if (found[i].ifKnown && cards[i].deck < 0) {
-            found.erase(found.begin() + std::ptrdiff_t(i));
-            cards.erase(cards.begin() + std::ptrdiff_t(i));
-        }
     // A row whose strips mostly look like no deck at all is not cards (a hand, a glare, a shadow,
     // a face-up card's pips, a keyboard: MatcherOptions::rowLikeNoDeck): it is left out and listed
     // (rowsLeftOut). A loose card-shaped outline always stays, as unknown if it matches nothing.
-    std::vector<bool> keep(cards.size(), true);
+    // A half-shown piece found only from card pixels no middle took is a card where it is read as
+    // an enrolled deck's; read as none, it is more often no card, or not one card, than a card
+    // (BACKS.md, "Half-shown cards kept where they are read"): left out.
+    std::vector<bool> keep(cards.size());
+    for (std::size_t i = 0; i < cards.size(); ++i) keep[i] = !(found[i].ifKnown && cards[i].deck < 0);
     for (std::size_t i = 0; i < found.size();) {
         if (!found[i].inRow) {
             ++i;
