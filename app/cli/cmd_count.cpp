@@ -76,9 +76,18 @@ void warnEnrolment(const std::string& deck, const std::string& message, io::Json
     warnings.push_back(message);
 }
 
+// The card each enrolment picture was read from (its outline, and the share of it the segmenter
+// saw covered), for the person enrolling to check.
+struct EnrolledView {
+    std::string image;
+    vi::Quad quad;
+    float covered = 0.f;
+};
+
 // `warnings`: a picture whose card has something on it (vision::kEnrolHidden or more hidden).
 vi::BackSignature enrolFromPictures(const std::vector<std::string>& images,
-                                    std::vector<std::string>& warnings) {
+                                    std::vector<std::string>& warnings,
+                                    std::vector<EnrolledView>& views) {
     if (images.empty()) throw sc("IMAGE", "give at least one picture of the deck's back");
     // a few views are enough (each adds ~13 kB to the signature stored with the deck)
     if (images.size() > 5)
@@ -86,15 +95,15 @@ vi::BackSignature enrolFromPictures(const std::vector<std::string>& images,
     vi::BackSignature sig;
     for (const auto& path : images) {
         const cv::Mat img = readImage(path, "IMAGE");
-        cv::Mat probability;
-        const auto found = vi::findBackCards(img, {}, nullptr, &probability);
-        const vi::BackCandidate* best = vi::enrolmentCard(found);
-        if (!best)
+        const vi::EnrolmentReading reading = vi::findEnrolmentCard(img);
+        if (!reading.card)
             throw sc("IMAGE",
                      "no card back found in " + path + " (lay one card flat, fully in view)");
+        const vi::BackCandidate* best = &*reading.card;
         sig.merge(vi::makeBackSignature(img, best->quad));
-        if (const float hidden = vi::hiddenShare(probability, img.size(), best->quad);
-            hidden >= vi::kEnrolHidden)
+        const float hidden = vi::hiddenShare(reading.cardProbability, img.size(), best->quad);
+        views.push_back({path, best->quad, hidden});
+        if (hidden >= vi::kEnrolHidden)
             warnings.push_back(path + ": " + std::to_string(int(std::lround(hidden * 100))) +
                                "% of the card is covered by something that is no card back (a "
                                "finger, a hand, a face-up card): enrol again from a picture of "
@@ -168,6 +177,16 @@ io::Json pointsJson(const Points& points) {
 }
 
 io::Json quadJson(const vi::Quad& q) { return pointsJson(q); }
+
+// An enrolment's "cards": each picture's card, as enrolFromPictures read it.
+io::Json enrolledJson(const std::vector<EnrolledView>& views) {
+    io::Json out = io::Json::array();
+    for (const auto& v : views)
+        out.push_back({{"image", v.image},
+                       {"quad", quadJson(v.quad)},
+                       {"covered", std::round(double(v.covered) * 1000) / 1000}});
+    return out;
+}
 
 // The face reader for telling face-up cards from backs (vision I, DetectorOptions::readOnce); a
 // missing model is a bad --models folder.
@@ -427,7 +446,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             ->required();
         enroll->callback([a] {
             std::vector<std::string> covered;
-            const vi::BackSignature sig = enrolFromPictures(a->images, covered);
+            std::vector<EnrolledView> views;
+            const vi::BackSignature sig = enrolFromPictures(a->images, covered, views);
             io::Json warnings = io::Json::array();
             for (const auto& w : covered) warnEnrolment(a->deck, w, warnings);
             if (!a->against.empty()) {
@@ -458,6 +478,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::cout << io::dumpJson(io::Json{{"deck", a->deck},
                                   {"views", sig.views()},
                                   {"bytes", bytes.size()},
+                                  {"cards", enrolledJson(views)},
                                   {"warnings", warnings}})
                       << "\n";
         });
@@ -487,7 +508,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             ->required();
         enroll->callback([a, &ctx] {
             std::vector<std::string> covered;
-            const vi::BackSignature sig = enrolFromPictures(a->images, covered);
+            std::vector<EnrolledView> views;
+            const vi::BackSignature sig = enrolFromPictures(a->images, covered, views);
             auto db = openDb(ctx);
             db::Transaction tx(*db);
             std::vector<db::Deck> all = db::PlayerRepo(*db).decks();
@@ -523,6 +545,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::cout << io::dumpJson(io::Json{{"deck", a->deck},
                                   {"views", sig.views()},
                                   {"bytes", sig.toBytes().size()},
+                                  {"cards", enrolledJson(views)},
                                   {"warnings", warnings}})
                       << "\n";
         });

@@ -225,9 +225,8 @@ std::vector<std::uint8_t> demoBackSignature(const DemoClipFrames& clip, int deck
     const DemoClipPlan plan = demoClipPlan();
     vision::BackSignature sig;
     for (int f = plan.enrolFirst[deck]; f < plan.enrolEnd[deck] && f < static_cast<int>(clip.frames.size()) && sig.views() < 3; f += 5) {
-        const auto found = vision::findBackCards(clip.frames[f]);
-        const vision::BackCandidate* best = vision::enrolmentCard(found);
-        if (best) sig.merge(vision::makeBackSignature(clip.frames[f], best->quad));
+        const vision::EnrolmentReading reading = vision::findEnrolmentCard(clip.frames[f]);
+        if (reading.card) sig.merge(vision::makeBackSignature(clip.frames[f], reading.card->quad));
     }
     return sig.views() > 0 ? sig.toBytes() : std::vector<std::uint8_t>{};
 }

@@ -383,9 +383,9 @@ QString RecognitionAnalyzer::deal(cv::Mat& frame) {
 QString RecognitionAnalyzer::enrol(cv::Mat& frame) {
     std::lock_guard lock(mutex_);
     EnrolReading r;
-    cv::Mat probability;
-    const auto found = vi::findBackCards(frame, {}, nullptr, &probability);
-    const vi::BackCandidate* best = vi::enrolmentCard(found);
+    const vi::EnrolmentReading reading = vi::findEnrolmentCard(frame);
+    const cv::Mat& probability = reading.cardProbability;
+    const vi::BackCandidate* best = reading.card ? &*reading.card : nullptr;
     QString summary = "Enrol: hold one card back flat under the camera";
     if (best) {
         try {

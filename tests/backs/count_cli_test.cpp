@@ -19,6 +19,7 @@
 #include "../cli/cli_runner.hpp"
 #include "nertz/synth/card_art.hpp"
 #include "nertz/vision/back_render.hpp"
+#include "nertz/vision/evaluation.hpp"
 
 #include "card_quad.hpp"
 
@@ -98,6 +99,14 @@ TEST_F(CountCli, EnrolTwoColoursOfOneDesignThenCountATableByDeck) {
     EXPECT_EQ(ja["views"], 1);
     EXPECT_GT(ja["bytes"].get<int>(), 1000);
     EXPECT_TRUE(ja["warnings"].empty()) << a.out;  // a clean view of the back
+    // the card each picture was read from, for the person enrolling to check
+    ASSERT_EQ(ja["cards"].size(), 1u) << a.out;
+    EXPECT_NE(ja["cards"][0]["image"].get<std::string>().find("blue.png"), std::string::npos);
+    vi::Quad read{};
+    for (std::size_t k = 0; k < 4; ++k)
+        read[k] = {ja["cards"][0]["quad"][k][0].get<float>(), ja["cards"][0]["quad"][k][1].get<float>()};
+    EXPECT_GT(vi::quadIoU(read, vi::renderEnrolmentView(blue, 1).quad), 0.9) << a.out;
+    EXPECT_LT(ja["cards"][0]["covered"].get<double>(), vi::kEnrolHidden);
     ASSERT_EQ(run({"deck", "enroll", "--deck", "Bo-red", enrolmentPicture(red, 2, "red.png")}).code, 0);
 
     const std::string picture = table(3, 2, "table.jpg");

@@ -2323,6 +2323,37 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     return out;
 }
 
+EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& options) {
+    EnrolmentReading best, fallback;
+    if (bgr.empty()) return best;
+    const int longSide = std::max(bgr.cols, bgr.rows), shortSide = std::min(bgr.cols, bgr.rows);
+    int work = std::min(options.workLongSide, longSide);
+    while (true) {
+        BackFinderOptions o = options;
+        o.workLongSide = work;
+        float claimed = 1.f;
+        cv::Mat probability;
+        const std::vector<BackCandidate> found = findAtWorkSize(bgr, o, claimed, &probability);
+        const BackCandidate* c = enrolmentCard(found);
+        if (c && claimed >= options.minClaimed) {
+            // the largest card of the readings that explain their mask
+            if (!best.card || quadArea(c->quad) > quadArea(best.card->quad))
+                best = {*c, probability, claimed, work};
+            // a card the segmenter's size (its long side at most kEnrolKnownSide of the working
+            // picture's short side): no smaller reading needed
+            double cardLong = 0;
+            for (std::size_t k = 0; k < 4; ++k)
+                cardLong = std::max(cardLong, double(cv::norm(c->quad[k] - c->quad[(k + 1) % 4])));
+            if (cardLong <= kEnrolKnownSide * double(shortSide)) break;
+        } else if (c && (!fallback.card || claimed > fallback.explained)) {
+            fallback = {*c, probability, claimed, work};
+        }
+        work /= 2;
+        if (work < kMinEnrolWorkSide) break;
+    }
+    return best.card ? best : fallback;
+}
+
 cv::Mat backCardProbability(const cv::Mat& bgr, const BackFinderOptions& options) {
     if (bgr.empty()) return {};
     const BackSegmenter* segmenter = segmenterOf(options);

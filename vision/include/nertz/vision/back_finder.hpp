@@ -180,6 +180,29 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
 // seen whole; nullptr when none is.
 const BackCandidate* enrolmentCard(const std::vector<BackCandidate>& found);
 
+// What an enrolment reads in a picture of one back lying flat: the card (enrolmentCard of the
+// finder's cards) and the segmenter's card map of the reading it came from (for hiddenShare).
+struct EnrolmentReading {
+    std::optional<BackCandidate> card;  // none: no card seen whole at any working size
+    cv::Mat cardProbability;            // as findBackCards gives it, for that reading
+    float explained = 1.f;              // as findBackCards gives it, for that reading
+    int workLongSide = 0;               // the working size of that reading
+};
+
+// The card to enrol from a picture of one back lying flat, as a player takes it with a phone: often
+// close, the card filling most of the picture. The segmenter was trained on tables seen from above
+// (cards at most 0.4 of the picture's short side); a card far larger gets no middle, its mask falls
+// apart into scraps, or the card is cut in two, and the largest scrap seen whole (a corner of the
+// card) would be enrolled. So the picture is read at the working size, then at half of it, a
+// quarter, ... (not under kMinEnrolWorkSide px), until a reading whose instances explain
+// `minClaimed` of its card mask holds a card seen whole whose long side is at most
+// kEnrolKnownSide of the picture's short side; the largest card of the readings that explain
+// `minClaimed` is kept (failing any, the card of the reading that explains most).
+// (models/training/BACKS.md, "A close-up card enrolled whole".)
+EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& options = {});
+inline constexpr int kMinEnrolWorkSide = 120;
+inline constexpr double kEnrolKnownSide = 0.5;
+
 // The segmenter's BackSegmentation::card of `bgr` at the finder's working size, as findBackCards
 // sees it first; empty without the segmenter (BackFinderOptions::learntMask off, or no model).
 cv::Mat backCardProbability(const cv::Mat& bgr, const BackFinderOptions& options = {});
