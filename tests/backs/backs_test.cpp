@@ -2340,7 +2340,9 @@ TEST(BackFinder, ACloseUpCardIsEnrolledWhole) {
                 p = {(p.x - float(win.x)) * 640.f / float(win.width),
                      (p.y - float(win.y)) * 480.f / float(win.height)};
             const vi::EnrolmentReading now = vi::findEnrolmentCard(close);
-            const auto found = vi::findBackCards(close);
+            vi::BackFinderOptions once;  // the finder before: one second reading, at half size
+            once.minWorkLongSide = 240;
+            const auto found = vi::findBackCards(close, once);
             const vi::BackCandidate* before = vi::enrolmentCard(found);
             const double iouNow = now.card ? vi::quadIoU(now.card->quad, truth) : 0.0;
             const double iouBefore = before ? vi::quadIoU(before->quad, truth) : 0.0;
@@ -2389,7 +2391,9 @@ TEST(BackFinder, TheRealCloseUpBackIsEnrolledFromMostOfTheCard) {
         cv::fillPoly(read, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255));
         return double(cv::countNonZero(box & read)) / double(cv::countNonZero(box));
     };
-    const auto found = vi::findBackCards(img);
+    vi::BackFinderOptions once;  // the finder before: one second reading, at half size
+    once.minWorkLongSide = 240;
+    const auto found = vi::findBackCards(img, once);
     const vi::BackCandidate* before = vi::enrolmentCard(found);
     const vi::EnrolmentReading now = vi::findEnrolmentCard(img);
     ASSERT_TRUE(now.card.has_value());

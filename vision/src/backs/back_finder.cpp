@@ -2301,19 +2301,22 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     float claimed = 1.f;
     std::vector<BackCandidate> out = findAtWorkSize(bgr, options, claimed, cardProbability);
     // Cards larger than the segmenter's training scenes showed get no middles, and their mask falls
-    // apart into scraps: read the picture again at a smaller working size, and keep that reading
-    // when its instances explain more of its mask.
-    const int smaller = int(std::lround(
-        float(std::min(options.workLongSide, std::max(bgr.cols, bgr.rows))) * options.retryScale));
-    if (claimed < options.minClaimed && options.retryScale > 0.f &&
-        smaller >= options.minWorkLongSide) {
+    // apart into scraps: read the picture again at half the working size, a quarter, ... (not under
+    // minWorkLongSide), while the reading kept explains under minClaimed of its mask. The reading
+    // at half is kept when its instances explain more of its mask; one still smaller only when they
+    // explain minClaimed of it (at a quarter a knitted cloth's loops look like small cards: BACKS.md,
+    // "A close-up card enrolled whole").
+    int smaller = std::min(options.workLongSide, std::max(bgr.cols, bgr.rows));
+    for (int retry = 0; claimed < options.minClaimed && options.retryScale > 0.f; ++retry) {
+        smaller = int(std::lround(float(smaller) * options.retryScale));
+        if (smaller < options.minWorkLongSide) break;
         BackFinderOptions again = options;
         again.workLongSide = smaller;
         float claimedAgain = 1.f;
         cv::Mat probabilityAgain;
         std::vector<BackCandidate> other =
             findAtWorkSize(bgr, again, claimedAgain, cardProbability ? &probabilityAgain : nullptr);
-        if (claimedAgain > claimed) {
+        if (claimedAgain > claimed && (retry == 0 || claimedAgain >= options.minClaimed)) {
             out = std::move(other);
             claimed = claimedAgain;
             if (cardProbability) *cardProbability = probabilityAgain;

@@ -155,14 +155,16 @@ struct BackFinderOptions {
     // it knows"). 0: keep every card.
     float minRowSupport = 0.5f;
     // With the segmenter's instances: when less than `minClaimed` of its card mask points at a
-    // card's middle, the picture is read again at `retryScale` of the working size (not below
-    // `minWorkLongSide` px), and that reading is kept when its instances explain more of its mask.
-    // Cards larger than the segmenter was trained on (at most 0.4 of a 16:9 picture's short side)
-    // get no middles at the working size, and their mask falls apart into scraps (same section).
-    // 0 (`minClaimed` or `retryScale`): never.
+    // card's middle, the picture is read again at `retryScale` of the working size, and again at
+    // `retryScale` of that, ... (not below `minWorkLongSide` px) while the reading kept explains
+    // under `minClaimed`; a reading is kept when its instances explain more of its mask than the
+    // one before. Cards larger than the segmenter was trained on (at most 0.4 of a 16:9 picture's
+    // short side) get no middles at the working size, and their mask falls apart into scraps (same
+    // section); a card held close to the camera needs a quarter of it (BACKS.md, "A close-up card
+    // enrolled whole"). 0 (`minClaimed` or `retryScale`): never.
     float minClaimed = 0.5f;
     float retryScale = 0.5f;
-    int minWorkLongSide = 240;
+    int minWorkLongSide = 120;
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels). `explained`
