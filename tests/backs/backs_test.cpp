@@ -2405,3 +2405,48 @@ TEST(BackFinder, TheRealCloseUpBackIsEnrolledFromMostOfTheCard) {
     ASSERT_NE(before, nullptr);
     EXPECT_LE(inCard(before->quad), 0.01);  // what the readings at smaller sizes are for
 }
+
+// The top of a deck photographed to enrol it (the issue's other way to enrol: "one card lying
+// flat, or the top of the deck"): 30 cards squared up, each a little off the one under it, so the
+// deck's sides show below and to the right of the top card. The card enrolled is the top card.
+TEST(BackFinder, TheTopOfADeckIsEnrolledAsItsTopCard) {
+    int whole = 0, wholeBefore = 0, views = 0;
+    for (std::size_t d = 0; d < decks().art.size(); ++d)
+        for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+            cv::RNG rng(seed * 31 + d);
+            const auto flat = vi::renderEnrolmentView(decks().art[d], 60 + 10 * d + seed);
+            cv::Mat img(flat.image.size(), CV_8UC3, cv::mean(flat.image(cv::Rect(0, 0, 20, 20))));
+            const cv::Point2f step(float(rng.uniform(-0.6, 0.6)), float(rng.uniform(0.3, 0.7)));
+            vi::Quad top = flat.quad;
+            for (int k = 29; k >= 0; --k) {
+                vi::Quad q = flat.quad;
+                for (auto& p : q) p += step * float(k);
+                // the cards under the top one: their edges shaded as a deck's side is
+                cv::Mat art = decks().art[d].clone();
+                if (k > 0) {
+                    std::vector<cv::Mat> ch;
+                    cv::split(art, ch);
+                    for (int c = 0; c < 3; ++c) ch[std::size_t(c)] *= 0.75;
+                    cv::merge(ch, art);
+                }
+                vi::drawCard(img, art, q);
+                if (k == 0) top = q;
+            }
+            img = jpegCoded(img, 85);
+            const vi::EnrolmentReading got = vi::findEnrolmentCard(img);
+            const double iou = got.card ? vi::quadIoU(got.card->quad, top) : 0.0;
+            vi::BackFinderOptions once;  // the finder before: one second reading, at half size
+            once.minWorkLongSide = 240;
+            const auto found = vi::findBackCards(img, once);
+            const vi::BackCandidate* before = vi::enrolmentCard(found);
+            const double iouBefore = before ? vi::quadIoU(before->quad, top) : 0.0;
+            std::cerr << "deck " << d << " seed " << seed << ": IoU with the top card " << iou
+                      << " at " << got.workLongSide << " px, before " << iouBefore << "\n";
+            ++views;
+            whole += iou >= 0.85 ? 1 : 0;
+            wholeBefore += iouBefore >= 0.85 ? 1 : 0;
+        }
+    std::cerr << "tops of decks enrolled from their top card: " << whole << " of " << views
+              << ", before " << wholeBefore << "\n";
+    EXPECT_EQ(whole, views);
+}
