@@ -157,8 +157,9 @@ struct BackFinderOptions {
     // With the segmenter's instances: when less than `minClaimed` of its card mask points at a
     // card's middle, the picture is read again at `retryScale` of the working size, and again at
     // `retryScale` of that, ... (not below `minWorkLongSide` px) while the reading kept explains
-    // under `minClaimed`; a reading is kept when its instances explain more of its mask than the
-    // one before. Cards larger than the segmenter was trained on (at most 0.4 of a 16:9 picture's
+    // under `minClaimed`; the reading at `retryScale` is kept when its instances explain more of
+    // its mask than the first, a smaller one only when they also explain `minClaimed` of it (at a
+    // quarter, a knitted cloth's loops read as small cards). Cards larger than the segmenter was trained on (at most 0.4 of a 16:9 picture's
     // short side) get no middles at the working size, and their mask falls apart into scraps (same
     // section); a card held close to the camera needs a quarter of it (BACKS.md, "A close-up card
     // enrolled whole"). 0 (`minClaimed` or `retryScale`): never.
