@@ -125,6 +125,37 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(decks->lastReading().notCollected, 15000);
         QVERIFY(find<QLabel>(w, "enrolState")->text().contains("Something lies on the card"));
 
+        // a frame of the red back held close to the camera (a 4:3 frame, the card 95% of its
+        // height): larger than the back segmenter's tables show, it is read at smaller working
+        // sizes and outlined whole (vision::findEnrolmentCard: 0.43 of the frame); the finder's
+        // reading at the working size and at half of it, which the Enrol step took before, has
+        // half of it (0.24)
+        {
+            const cv::Mat frame = clip_.frames[std::size_t(plan_.enrolFirst[1])];
+            const auto found = nertz::vision::findBackCards(frame);
+            QVERIFY(!found.empty());
+            const auto& q = std::max_element(found.begin(), found.end(), [](const auto& a, const auto& b) {
+                                return nertz::vision::quadArea(a.quad) < nertz::vision::quadArea(b.quad);
+                            })->quad;
+            const cv::Rect card = cv::boundingRect(std::vector<cv::Point2f>(q.begin(), q.end()));
+            const int h = int(card.height / 0.95), wd = h * 4 / 3;
+            cv::Rect win(card.x + card.width / 2 - wd / 2, card.y + card.height / 2 - h / 2, wd, h);
+            cv::Mat close(h, wd, frame.type(), cv::mean(frame(cv::Rect(0, 0, 16, 16))));
+            const cv::Rect inFrame = win & cv::Rect(0, 0, frame.cols, frame.rows);
+            frame(inFrame).copyTo(close(inFrame - win.tl()));
+            cv::resize(close, close, {960, 720}, 0, 0, cv::INTER_CUBIC);
+            nertz::vision::BackFinderOptions once;  // the finder's reading before: at half size once
+            once.minWorkLongSide = 240;
+            const auto before = nertz::vision::findBackCards(close, once);
+            const auto* old = nertz::vision::enrolmentCard(before);
+            QVERIFY(!old || nertz::vision::quadArea(old->quad) < 0.3f * 960.f * 720.f);
+            QDir().mkpath(dir.filePath("close"));
+            cv::imwrite(dir.filePath("close/f0000.png").toStdString(), close);
+        }
+        pick(w, "enrolDeck", "Bo: Red");
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("close"), {}}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(decks->lastReading().found && decks->lastReading().areaShare > 0.38f, 15000);
+
         QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("red"), {}}, false));
         pick(w, "enrolDeck", "Bo: Red");
         pick(w, "enrolColour", "red");
