@@ -99,10 +99,10 @@ vi::BackSignature enrolFromPictures(const std::vector<std::string>& images,
         if (!reading.card)
             throw sc("IMAGE",
                      "no card back found in " + path + " (lay one card flat, fully in view)");
-        const vi::BackCandidate* best = &*reading.card;
-        sig.merge(vi::makeBackSignature(img, best->quad));
-        const float hidden = vi::hiddenShare(reading.cardProbability, img.size(), best->quad);
-        views.push_back({path, best->quad, hidden});
+        const vi::Quad& quad = reading.card->quad;
+        sig.merge(vi::makeBackSignature(img, quad));
+        const float hidden = vi::hiddenShare(reading.cardProbability, img.size(), quad);
+        views.push_back({path, quad, hidden});
         if (hidden >= vi::kEnrolHidden)
             warnings.push_back(path + ": " + std::to_string(int(std::lround(hidden * 100))) +
                                "% of the card is covered by something that is no card back (a "

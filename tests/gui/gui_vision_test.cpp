@@ -102,15 +102,20 @@ private slots:
         QVERIFY(sqlText(file, "SELECT length(back_signature) FROM decks WHERE name = 'Blue'").toInt() > 100);
         QCOMPARE(sqlText(file, "SELECT colour FROM decks WHERE name = 'Blue'"), QString("#00838f"));
 
+        // the red back's outline in its first enrolment frame (the largest card found there), for
+        // the two frames made from it below
+        const cv::Mat& redFrame = clip_.frames[std::size_t(plan_.enrolFirst[1])];
+        const auto redFound = nertz::vision::findBackCards(redFrame);
+        QVERIFY(!redFound.empty());
+        const nertz::vision::Quad q =
+            std::max_element(redFound.begin(), redFound.end(), [](const auto& a, const auto& b) {
+                return nertz::vision::quadArea(a.quad) < nertz::vision::quadArea(b.quad);
+            })->quad;
+
         // a frame of the red back with a palm on the card: the view is not collected, and the
         // screen says to take it off
         {
-            cv::Mat frame = clip_.frames[std::size_t(plan_.enrolFirst[1])].clone();
-            const auto found = nertz::vision::findBackCards(frame);
-            QVERIFY(!found.empty());
-            const auto& q = std::max_element(found.begin(), found.end(), [](const auto& a, const auto& b) {
-                                return nertz::vision::quadArea(a.quad) < nertz::vision::quadArea(b.quad);
-                            })->quad;
+            cv::Mat frame = redFrame.clone();
             const cv::Point2f mid = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
             const float side = float(cv::norm(q[1] - q[0]));
             const cv::Point palm(cvRound(q[2].x + (mid.x - q[2].x) * 0.45f), cvRound(q[2].y + (mid.y - q[2].y) * 0.45f));
@@ -131,12 +136,7 @@ private slots:
         // reading at the working size and at half of it, which the Enrol step took before, has
         // half of it (0.24)
         {
-            const cv::Mat frame = clip_.frames[std::size_t(plan_.enrolFirst[1])];
-            const auto found = nertz::vision::findBackCards(frame);
-            QVERIFY(!found.empty());
-            const auto& q = std::max_element(found.begin(), found.end(), [](const auto& a, const auto& b) {
-                                return nertz::vision::quadArea(a.quad) < nertz::vision::quadArea(b.quad);
-                            })->quad;
+            const cv::Mat& frame = redFrame;
             const cv::Rect card = cv::boundingRect(std::vector<cv::Point2f>(q.begin(), q.end()));
             const int h = int(card.height / 0.95), wd = h * 4 / 3;
             cv::Rect win(card.x + card.width / 2 - wd / 2, card.y + card.height / 2 - h / 2, wd, h);

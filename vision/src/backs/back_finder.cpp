@@ -2329,8 +2329,8 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
 EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& options) {
     EnrolmentReading best, fallback;
     if (bgr.empty()) return best;
-    const int longSide = std::max(bgr.cols, bgr.rows), shortSide = std::min(bgr.cols, bgr.rows);
-    int work = std::min(options.workLongSide, longSide);
+    const int shortSide = std::min(bgr.cols, bgr.rows);
+    int work = std::min(options.workLongSide, std::max(bgr.cols, bgr.rows));
     while (true) {
         BackFinderOptions o = options;
         o.workLongSide = work;
@@ -2342,12 +2342,9 @@ EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& 
             // the largest card of the readings that explain their mask
             if (!best.card || quadArea(c->quad) > quadArea(best.card->quad))
                 best = {*c, probability, claimed, work};
-            // a card the segmenter's size (its long side at most kEnrolKnownSide of the working
+            // a card the segmenter's size (its long sides at most kEnrolKnownSide of the
             // picture's short side): no smaller reading needed
-            double cardLong = 0;
-            for (std::size_t k = 0; k < 4; ++k)
-                cardLong = std::max(cardLong, double(cv::norm(c->quad[k] - c->quad[(k + 1) % 4])));
-            if (cardLong <= kEnrolKnownSide * double(shortSide)) break;
+            if (quadSides(c->quad).height <= kEnrolKnownSide * double(shortSide)) break;
         } else if (c && (!fallback.card || claimed > fallback.explained)) {
             fallback = {*c, probability, claimed, work};
         }
