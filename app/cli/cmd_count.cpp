@@ -651,8 +651,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::cout << std::left << std::setw(16) << "unknown" << j["unknown"] << "\n";
             if (j.value("rows_left_out", 0) > 0)
                 std::cout << "left out: " << j["rows_left_out"]
-                          << " strips of rows that look like no enrolled deck (a hand, a glare, a "
-                             "face-up card's print; --json lists them)\n";
+                          << " strips of rows that are no cards of this table (like no enrolled deck, "
+                             "or far smaller than the face-up cards: a hand, a glare, a face-up "
+                             "card's print; --json lists them)\n";
             if (j.contains("message")) std::cout << j["message"].get<std::string>() << "\n";
         });
     }

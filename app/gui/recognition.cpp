@@ -251,7 +251,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.perSide.assign(impl_->seats.size(), 0);
     std::vector<vi::CountedCard> found;
     std::vector<vi::Quad> leftOut;  // face-up cards in view, not counted
-    std::vector<vi::Quad> noDeck;   // strips of rows that look like no enrolled deck, not counted
+    std::vector<vi::Quad> noDeck;   // strips of rows that are no cards of this table, not counted
     float explained = 1.f;
     if (!impl_->matcher.decks().empty()) {
         vi::DeckCount c = vi::countBacks(frame, impl_->matcher, {}, impl_->faces());
@@ -300,7 +300,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
         .arg(perSeatText(tally))
         .arg((tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString()) +
              (tally.rowsLeftOut
-                  ? QString(", %1 strips like no enrolled deck left out").arg(tally.rowsLeftOut)
+                  ? QString(", %1 strips of rows that are no cards left out").arg(tally.rowsLeftOut)
                   : QString()))
         .arg(tally.doubtful
                  ? QString(

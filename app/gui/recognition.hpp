@@ -52,7 +52,7 @@ struct BackTally {
     std::vector<int> perSide;  // one per seat
     int unknown = 0;
     int faceUp = 0;  // card-like things left out because they are face-up cards (Count)
-    int rowsLeftOut = 0;  // strips of rows left out as like no enrolled deck (Count)
+    int rowsLeftOut = 0;  // strips of rows left out as no cards (like no deck, or too small; Count)
     // Count: the back finder explains little of what it took for cards (vision::kFewExplained): the
     // picture is unlike a table of backs seen from above, and the count is to be checked by eye
     bool doubtful = false;

@@ -1928,6 +1928,98 @@ TEST(LakeCounter, FaceUpCardsAndPiecesOfTheirPrintAreNotBacks) {
     EXPECT_EQ(vi::faceUpCards(found, unsure), std::vector<bool>(found.size(), false));
 }
 
+// All cards on one table are of one size, give or take the view's perspective: a row whose cards
+// are mostly under 0.4 of the face-up cards' long side (their median) is no ribbon of backs but a
+// face's print, a cloth's knit or a keyboard cut into strips (rowsSmallerThanFaceUp). Rows of cards
+// the face-up cards' size stay, and so does a row where only a minority is small; loose cards are
+// not this rule's (faceUpCards judges those); with nothing read face up there is no size to judge by.
+TEST(LakeCounter, RowsFarSmallerThanTheFaceUpCardsAreNoBacks) {
+    auto card = [](cv::Point2f c, float h) {
+        const float w = h / 1.4f;
+        return vi::Quad{c + cv::Point2f(-w / 2, -h / 2), c + cv::Point2f(w / 2, -h / 2),
+                        c + cv::Point2f(w / 2, h / 2), c + cv::Point2f(-w / 2, h / 2)};
+    };
+    auto row = [&](std::vector<vi::BackCandidate>& found, int r, cv::Point2f from,
+                   std::vector<float> heights) {
+        for (std::size_t k = 0; k < heights.size(); ++k) {
+            vi::BackCandidate c;
+            c.quad = card(from + cv::Point2f(float(k) * 0.15f * heights[k], 0), heights[k]);
+            c.inRow = true;
+            c.row = r;
+            found.push_back(c);
+        }
+    };
+    // two face-up cards, 200 and 220 px tall, read with sure indices
+    vi::Detection faces;
+    for (const auto& [centre, h] : {std::pair{cv::Point2f(300, 300), 200.f}, {{800, 300}, 220.f}}) {
+        vi::DetectedCard up;
+        up.quad = card(centre, h);
+        up.face = nertz::scoring::parseAnyCard("7H");
+        vi::IndexReading ix;
+        ix.centre = centre - cv::Point2f(55, 85);
+        ix.box = {ix.centre.x - 10, ix.centre.y - 15, 20, 30};
+        ix.face = *up.face;
+        ix.confidence = 0.97f;
+        up.indices = {ix};
+        faces.cards.push_back(up);
+    }
+    std::vector<vi::BackCandidate> found;
+    row(found, 0, {280, 280}, {40, 40, 42, 38, 40});     // 0-4: strips inside a face's print
+    row(found, 1, {200, 600}, {190, 195, 200, 185});      // 5-8: a ribbon of backs
+    row(found, 2, {600, 600}, {70, 70, 210});             // 9-11: mostly small: all out
+    row(found, 3, {900, 600}, {70, 200, 205});            // 12-14: mostly card-sized: kept
+    vi::BackCandidate loose;
+    loose.quad = card({1100, 600}, 40);                   // 15: a small loose shape
+    found.push_back(loose);
+    row(found, 4, {500, 100}, {86, 90, 86});              // 16-18: 0.39 / 0.41 / 0.39 of 220
+    const std::vector<bool> small = vi::rowsSmallerThanFaceUp(found, faces, 0.4f);
+    const std::vector<bool> want{true,  true,  true,  true,  true,  false, false, false, false, true,
+                                 true,  true,  false, false, false, false, true,  true,  true};
+    EXPECT_EQ(small, want);
+    EXPECT_NEAR(vi::faceUpCardSide(faces), 220.0, 1e-3);  // the larger of two: the upper median
+    // nothing read face up, or the rule off: nothing left out
+    EXPECT_EQ(vi::rowsSmallerThanFaceUp(found, vi::Detection{}, 0.4f),
+              std::vector<bool>(found.size(), false));
+    EXPECT_EQ(vi::rowsSmallerThanFaceUp(found, faces, 0.f), std::vector<bool>(found.size(), false));
+    // an index read unsurely (0.85, as a back's pattern now and then is) gives no size either
+    vi::Detection unsure = faces;
+    for (auto& c : unsure.cards) c.indices[0].confidence = 0.85f;
+    EXPECT_EQ(vi::rowsSmallerThanFaceUp(found, unsure, 0.4f), std::vector<bool>(found.size(), false));
+}
+
+// A close-up of two face-up court cards on a wooden table (`phone/IMG_20220921_194151`), counted
+// with the set's black deck enrolled (`phone/IMG_7736`, as `backs enroll` takes it) and the faces
+// read, as `count` runs: the finder reads the king's print and the table's grain into rows of card
+// shapes of 30-70 px (the cards are about 300 px), sure of the black deck; they are left out and
+// listed as rows that are no cards of this table.
+TEST(LakeCounter, RowsFarSmallerThanTheFaceUpCardsAreLeftOutOfARealCount) {
+    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/phone/images/";
+    const std::string back = dir + "IMG_7736.jpg", photo = dir + "IMG_20220921_194151.jpg";
+    if (!fs::is_regular_file(back) || !fs::is_regular_file(photo))
+        GTEST_SKIP() << "no real photos in " << dir;
+    const cv::Mat flat = cv::imread(back, cv::IMREAD_COLOR), img = cv::imread(photo, cv::IMREAD_COLOR);
+    ASSERT_FALSE(flat.empty());
+    ASSERT_FALSE(img.empty());
+    const vi::EnrolmentReading enrolled = vi::findEnrolmentCard(flat);
+    ASSERT_TRUE(enrolled.card.has_value());
+    const vi::BackSignature black = vi::makeBackSignature(flat, enrolled.card->quad);
+    vi::MatcherOptions off;
+    off.rowUnderFaceUp = 0.f;
+    vi::BackMatcher old(off), now;
+    old.add("black", black);
+    now.add("black", black);
+    vi::Detector faces(vi::DetectorOptions::readOnce());
+    const vi::DeckCount was = vi::countBacks(img, old, {}, &faces);
+    const vi::DeckCount is = vi::countBacks(img, now, {}, &faces);
+    std::cerr << "two court cards close up: " << was.total() << " cards without the size rule ("
+              << was.rowsLeftOut.size() << " row strips left out), " << is.total() << " with it ("
+              << is.rowsLeftOut.size() << ")\n";
+    EXPECT_GE(was.total(), 4);
+    EXPECT_LE(is.total(), 1);
+    EXPECT_EQ(is.rowsLeftOut.size() - was.rowsLeftOut.size(), std::size_t(was.total() - is.total()));
+    EXPECT_EQ(is.faceUp.size(), was.faceUp.size());
+}
+
 // The table-colour finder clusters the border's colours with cv::kmeans, which draws from OpenCV's
 // per-thread random generator: the same picture must give the same mask whatever was drawn before
 // (eval-count over a folder found 17 cards in a scene after other scenes and 53 alone).

@@ -262,19 +262,35 @@ std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<Ba
     return cards;
 }
 
-std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Detection& faces,
-                              float inside, float minSize, float minConfidence) {
-    // the face-up cards' outlines and read corners, in the picture's pixels
-    auto longSide = [](const auto& poly) {
-        double m = 0;
-        for (std::size_t k = 0; k < poly.size(); ++k)
-            m = std::max(m, double(cv::norm(poly[k] - poly[(k + 1) % poly.size()])));
-        return m;
-    };
-    std::vector<std::vector<cv::Point2f>> outlines;
-    std::vector<cv::Point2f> corners;
-    // the face-up cards' long sides: the size of a card here (from their indices only where no
-    // outline was found: a lower bound)
+namespace {
+
+// Calls f(i, j) for each row of `found`: its cards are found[i .. j) (BackCandidate::row; a row's
+// cards are consecutive).
+template <typename F>
+void eachRow(const std::vector<BackCandidate>& found, F&& f) {
+    for (std::size_t i = 0; i < found.size();) {
+        if (!found[i].inRow) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < found.size() && found[j].inRow && found[j].row == found[i].row) ++j;
+        f(i, j);
+        i = j;
+    }
+}
+
+template <typename Poly>
+double longSide(const Poly& poly) {
+    double m = 0;
+    for (std::size_t k = 0; k < poly.size(); ++k)
+        m = std::max(m, double(cv::norm(poly[k] - poly[(k + 1) % poly.size()])));
+    return m;
+}
+
+}  // namespace
+
+double faceUpCardSide(const Detection& faces, float minConfidence) {
     std::vector<double> sides, fromIndices;
     for (const auto& f : faces.cards) {
         float surest = 0.f, index = 0.f;
@@ -287,20 +303,34 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
             std::vector<cv::Point2f> hull;
             cv::convexHull(std::vector<cv::Point2f>(f.quad->begin(), f.quad->end()), hull);
             sides.push_back(longSide(hull));
-            outlines.push_back(std::move(hull));
         } else {
-            // no outline found: at least kCardPerIndex of its index box
             fromIndices.push_back(kCardPerIndex * double(index));
+        }
+    }
+    if (sides.empty()) sides = std::move(fromIndices);
+    if (sides.empty()) return 0;
+    std::nth_element(sides.begin(), sides.begin() + std::ptrdiff_t(sides.size() / 2), sides.end());
+    return sides[sides.size() / 2];
+}
+
+std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Detection& faces,
+                              float inside, float minSize, float minConfidence) {
+    // the face-up cards' outlines and read corners, in the picture's pixels
+    std::vector<std::vector<cv::Point2f>> outlines;
+    std::vector<cv::Point2f> corners;
+    for (const auto& f : faces.cards) {
+        float surest = 0.f;
+        for (const auto& ix : f.indices) surest = std::max(surest, ix.confidence);
+        if (f.side != Side::Face || surest < minConfidence) continue;
+        if (f.quad) {
+            std::vector<cv::Point2f> hull;
+            cv::convexHull(std::vector<cv::Point2f>(f.quad->begin(), f.quad->end()), hull);
+            outlines.push_back(std::move(hull));
         }
         for (const auto& ix : f.indices) corners.push_back(ix.centre);
     }
-    if (sides.empty()) sides = std::move(fromIndices);
-    double cardSide = 0;
-    if (!sides.empty()) {
-        std::nth_element(sides.begin(), sides.begin() + std::ptrdiff_t(sides.size() / 2),
-                         sides.end());
-        cardSide = sides[sides.size() / 2];
-    }
+    // the size of a card here
+    const double cardSide = faceUpCardSide(faces, minConfidence);
     std::vector<bool> out(found.size(), false);
     for (std::size_t i = 0; i < found.size(); ++i) {
         const auto& c = found[i];
@@ -325,6 +355,21 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
             }
         }
     }
+    return out;
+}
+
+std::vector<bool> rowsSmallerThanFaceUp(const std::vector<BackCandidate>& found,
+                                        const Detection& faces, float minSize) {
+    std::vector<bool> out(found.size(), false);
+    const double side = faceUpCardSide(faces);
+    if (side <= 0 || minSize <= 0.f) return out;
+    eachRow(found, [&](std::size_t i, std::size_t j) {
+        int small = 0;
+        for (std::size_t k = i; k < j; ++k)
+            small += longSide(found[k].quad) < double(minSize) * side ? 1 : 0;
+        if (2 * small > int(j - i))
+            for (std::size_t k = i; k < j; ++k) out[k] = true;
+    });
     return out;
 }
 
@@ -511,26 +556,18 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     // (BACKS.md, "Half-shown cards kept where they are read"): left out.
     std::vector<bool> keep(cards.size());
     for (std::size_t i = 0; i < cards.size(); ++i) keep[i] = !(found[i].ifKnown && cards[i].deck < 0);
-    for (std::size_t i = 0; i < found.size();) {
-        if (!found[i].inRow) {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
+    eachRow(found, [&](std::size_t i, std::size_t j) {
         int far = 0;
-        while (j < found.size() && found[j].inRow && found[j].row == found[i].row) {
-            far += cards[j].distance > matcher.options().rowLikeNoDeck * matcher.options().maxDistance
+        for (std::size_t k = i; k < j; ++k)
+            far += cards[k].distance > matcher.options().rowLikeNoDeck * matcher.options().maxDistance
                        ? 1
                        : 0;
-            ++j;
-        }
         if (2 * far > int(j - i))
             for (std::size_t k = i; k < j; ++k) {
                 keep[k] = false;
                 out.rowsLeftOut.push_back(found[k].quad);
             }
-        i = j;
-    }
+    });
     // Cards given to no deck, or not surely, may be face-up cards or pieces of their print (a red
     // pip can match a red back): the faces are read where no card was surely given to a deck
     // (those are painted over, so that a back's pattern costs no reading time, and no back sure of
@@ -543,7 +580,11 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     std::vector<std::size_t> unknown;
     for (std::size_t i = 0; i < cards.size(); ++i)
         if (keep[i] && !sure(i)) unknown.push_back(i);
-    if (faceReader && !unknown.empty()) {
+    // rows are checked against the face-up cards' size even where all their cards are sure
+    bool rowKept = false;
+    if (matcher.options().rowUnderFaceUp > 0.f)
+        for (std::size_t i = 0; i < cards.size(); ++i) rowKept = rowKept || (keep[i] && found[i].inRow);
+    if (faceReader && (!unknown.empty() || rowKept)) {
         cv::Mat rest = bgr.clone();
         const cv::Scalar fill = cv::mean(bgr);
         for (std::size_t i = 0; i < cards.size(); ++i) {
@@ -565,6 +606,23 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                 keep[unknown[k]] = false;
                 out.faceUp.push_back(found[unknown[k]].quad);
             }
+        // rows of cards far smaller than the face-up cards: the print of a face, a cloth's knit
+        if (matcher.options().rowUnderFaceUp > 0.f) {
+            std::vector<std::size_t> kept;
+            std::vector<BackCandidate> keptFound;
+            for (std::size_t i = 0; i < found.size(); ++i)
+                if (keep[i]) {
+                    kept.push_back(i);
+                    keptFound.push_back(found[i]);
+                }
+            const std::vector<bool> small =
+                rowsSmallerThanFaceUp(keptFound, faces, matcher.options().rowUnderFaceUp);
+            for (std::size_t k = 0; k < kept.size(); ++k)
+                if (small[k]) {
+                    keep[kept[k]] = false;
+                    out.rowsLeftOut.push_back(found[kept[k]].quad);
+                }
+        }
     }
     // what is still unknown (not a face-up card either) fitted again
     if (matcher.options().refit.on) {

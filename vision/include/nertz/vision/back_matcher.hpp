@@ -69,6 +69,12 @@ struct MatcherOptions {
     // pips, a keyboard, a chair's mesh): it is left out and listed (DeckCount::rowsLeftOut). 1.5
     // until 2026-11-30 (models/training/BACKS.md, "Rows that look like no deck").
     float rowLikeNoDeck = 1.2f;
+    // Counting with a face reader: a row most of whose cards' long sides are under this share of
+    // the face-up cards' (faceUpCardSide) is no row of backs (a face's print, a cloth's knit, a
+    // keyboard cut into strips): left out and listed (DeckCount::rowsLeftOut); the faces are then
+    // read wherever a row is kept, also when all its cards are sure of their deck. 0: off.
+    // models/training/BACKS.md, "Rows far smaller than the face-up cards".
+    float rowUnderFaceUp = 0.4f;
     RefitOptions refit;
 };
 

@@ -63,9 +63,10 @@ struct DeckCount {
     // Found card shapes left out because they are face-up cards (countBacks with a face reader):
     // not counted, neither to a deck nor as unknown; their outlines, for a person to check.
     std::vector<Quad> faceUp;
-    // Strips of rows that look like no enrolled deck (most of them far from every deck), left out
-    // as no cards of this table (a hand, a glare, a face-up card's pips, a keyboard): not counted;
-    // their outlines, for a person to check.
+    // Strips of rows that look like no enrolled deck (most of them far from every deck), or whose
+    // cards are far smaller than the face-up cards (MatcherOptions::rowUnderFaceUp), left out as no
+    // cards of this table (a hand, a glare, a face-up card's pips, a keyboard, a cloth's knit): not
+    // counted; their outlines, for a person to check.
     std::vector<Quad> rowsLeftOut;
     // How much of what the back finder took for cards its segmenter's instances explain
     // (findBackCards' `explained`); under kFewExplained the count is not to be trusted unseen.
@@ -120,6 +121,18 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
                               float inside = 0.5f, float minSize = 0.6f,
                               float minConfidence = 0.9f);
 
+// The long side of a card in this picture by its face-up cards (the median over those read with an
+// index of at least `minConfidence`; from their index boxes, a lower bound, where no outline was
+// found); 0 when none was read.
+double faceUpCardSide(const Detection& faces, float minConfidence = 0.9f);
+
+// Which of the found cards lie in a row (BackCandidate::inRow; a row's cards consecutive) most of
+// whose cards' long sides are under `minSize` of the face-up cards' (faceUpCardSide): all cards on a
+// table are of one size, give or take the view's perspective, so such a row is no ribbon of backs.
+// None without a face-up card read. countBacks applies it with MatcherOptions::rowUnderFaceUp.
+std::vector<bool> rowsSmallerThanFaceUp(const std::vector<BackCandidate>& found,
+                                        const Detection& faces, float minSize);
+
 // faceUpCards applied: the face-up ones are taken out of `found` (the others keep their order) and
 // their outlines returned.
 std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detection& faces);
@@ -129,8 +142,10 @@ std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detect
 // `faceReader`, when some
 // found cards are not surely given to a deck (confidence under 0.95, or far from it), the
 // picture's faces are read, the cards surely given to a deck painted over, and those others that
-// are face up are left out (faceUpCards; DeckCount::faceUp). A frame whose cards are all sure costs
-// no reading. Loose cards still unknown then are fitted again (refitUnknownCards, unless the
+// are face up are left out (faceUpCards; DeckCount::faceUp); so are rows far smaller than the
+// face-up cards (rowsSmallerThanFaceUp, MatcherOptions::rowUnderFaceUp; DeckCount::rowsLeftOut),
+// for which the faces are read also where a row's cards are all sure. A frame of loose cards all
+// sure costs no reading. Loose cards still unknown then are fitted again (refitUnknownCards, unless the
 // matcher's RefitOptions are off).
 DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                      const BackFinderOptions& options = {}, Detector* faceReader = nullptr);
