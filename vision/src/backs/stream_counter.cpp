@@ -397,9 +397,10 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     const int n = cv::countNonZero(diff);
     // A card landing nearly square on the pile's top card of the same back changes only a sliver
     // where the two do not overlap: after something moved, a change of sliverFraction lying at the
-    // pile's top card is one too.
+    // pile's top card is one too. So is a larger change there whose part on the table's foreground
+    // (below) is under minCardFraction: it is held to the sliver's bar, not a stricter one.
     double bar = options_.minCardFraction * area;
-    if (pending_ && n < bar && options_.sliverFraction > 0.f && spotTop_.size.area() > 0.f &&
+    if (pending_ && options_.sliverFraction > 0.f && spotTop_.size.area() > 0.f &&
         n >= options_.sliverFraction * area) {
         cv::Point2f c4[4];
         cv::RotatedRect(spotTop_.center, spotTop_.size * 1.3f, spotTop_.angle).points(c4);
