@@ -228,6 +228,24 @@ DealClip renderDealClip(const std::vector<cv::Mat>& backs, std::uint64_t seed,
     const float baseAngle = float(rng.uniform(-0.4, 0.4));
     const int moving = std::min(2, o.framesPerCard - 1);
     for (int i = 0; i < o.cards; ++i) {
+        if (o.emptyPasses > 0.f && rng.uniform(0.f, 1.f) < o.emptyPasses) {
+            // a hand over the pile and away again, nothing laid
+            const cv::Point2f over = spot + cv::Point2f(float(rng.uniform(-0.2, 0.2)) * h,
+                                                        float(rng.uniform(0.0, 0.4)) * h);
+            const std::uint64_t skinSeed = std::uint64_t(rng.next());
+            for (int f = 0; f < o.framesPerCard; ++f) {
+                if (o.stopAfterFrames >= 0 && int(clip.frames.size()) >= o.stopAfterFrames) return clip;
+                cv::Mat frame = table.clone();
+                if (f < moving) {  // one hand, in and out
+                    cv::RNG skin(skinSeed);
+                    const float reach = float(f + 1) / float(moving);
+                    const cv::Point2f tip(over.x, float(o.size.height) + (over.y - float(o.size.height)) * reach);
+                    drawHand(skin, frame, tip, h * 0.8f);
+                }
+                cameraLook(rng, frame);
+                clip.frames.push_back(frame);
+            }
+        }
         const int deck = rng.uniform(0, int(backs.size()));
         clip.decks.push_back(deck);
         const cv::Mat& back = backs[std::size_t(deck)];

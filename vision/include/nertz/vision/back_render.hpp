@@ -31,6 +31,10 @@ struct DealClipOptions {
     int cards = 50;
     int framesPerCard = 5;     // 15 fps and 3 cards a second
     bool hands = true;         // a hand carries each card in and covers part of the spot
+    // Onto a spot: before a card, with this chance, a hand reaches over the pile and leaves without
+    // laying a card (straightening the pile, or a feint): no card to count. 0: never (the clips of
+    // a seed stay as they were).
+    float emptyPasses = 0.f;
     int stopAfterFrames = -1;  // >= 0: the clip is cut after this many frames (a camera that stops)
     // Through the view instead of onto a spot: every framesPerCard frames a card enters at one edge
     // and slides across to leave at the other in crossFrames frames (so about crossFrames /
