@@ -616,6 +616,26 @@ TEST(LakeCounter, CountsARibbonSpreadByStrips) {
     }
 }
 
+namespace {
+// The real black deck of ../shared/data/real-cards enrolled from its close-up back
+// (`phone/IMG_7736`) as `backs enroll` takes it (findEnrolmentCard), and another phone picture of
+// that set, `photo`. Skips the test when the photos are absent; the caller returns on
+// IsSkipped() or HasFatalFailure().
+void realBlackDeckAnd(const std::string& photo, vi::BackSignature& black, cv::Mat& img) {
+    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/phone/images/";
+    const std::string back = dir + "IMG_7736.jpg";
+    if (!fs::is_regular_file(back) || !fs::is_regular_file(dir + photo))
+        GTEST_SKIP() << "no real photos in " << dir;
+    const cv::Mat flat = cv::imread(back, cv::IMREAD_COLOR);
+    img = cv::imread(dir + photo, cv::IMREAD_COLOR);
+    ASSERT_FALSE(flat.empty());
+    ASSERT_FALSE(img.empty());
+    const vi::EnrolmentReading enrolled = vi::findEnrolmentCard(flat);
+    ASSERT_TRUE(enrolled.card.has_value());
+    black = vi::makeBackSignature(flat, enrolled.card->quad);
+}
+}  // namespace
+
 // A real phone photo of a face-up eight of diamonds close up on a wooden table (../shared/data/
 // real-cards, no card face down), counted with the real black deck of that set enrolled from another
 // of its photos (one back lying flat, IMG_7736, as `backs enroll` takes it): the finder reads the
@@ -626,16 +646,10 @@ TEST(LakeCounter, CountsARibbonSpreadByStrips) {
 // whose rows lay far from that scrap; from the whole card they do not: BACKS.md, "A close-up card
 // enrolled whole".) A ribbon of enrolled decks has none left out (CountsARibbonSpreadByStrips).
 TEST(LakeCounter, RowsLikeNoEnrolledDeckAreLeftOutAndListed) {
-    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/phone/images/";
-    const std::string back = dir + "IMG_7736.jpg", photo = dir + "IMG_20220921_194224.jpg";
-    if (!fs::is_regular_file(back) || !fs::is_regular_file(photo))
-        GTEST_SKIP() << "no real photos in " << dir;
-    const cv::Mat flat = cv::imread(back, cv::IMREAD_COLOR), img = cv::imread(photo, cv::IMREAD_COLOR);
-    ASSERT_FALSE(flat.empty());
-    ASSERT_FALSE(img.empty());
-    const vi::EnrolmentReading enrolled = vi::findEnrolmentCard(flat);  // as `backs enroll` takes it
-    ASSERT_TRUE(enrolled.card.has_value());
-    const vi::BackSignature black = vi::makeBackSignature(flat, enrolled.card->quad);
+    vi::BackSignature black;
+    cv::Mat img;
+    realBlackDeckAnd("IMG_20220921_194224.jpg", black, img);
+    if (IsSkipped() || HasFatalFailure()) return;
     vi::MatcherOptions before;
     before.rowLikeNoDeck = 1.5f;
     vi::BackMatcher old(before), now;
@@ -1993,16 +2007,10 @@ TEST(LakeCounter, RowsFarSmallerThanTheFaceUpCardsAreNoBacks) {
 // shapes of 30-70 px (the cards are about 300 px), sure of the black deck; they are left out and
 // listed as rows that are no cards of this table.
 TEST(LakeCounter, RowsFarSmallerThanTheFaceUpCardsAreLeftOutOfARealCount) {
-    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/phone/images/";
-    const std::string back = dir + "IMG_7736.jpg", photo = dir + "IMG_20220921_194151.jpg";
-    if (!fs::is_regular_file(back) || !fs::is_regular_file(photo))
-        GTEST_SKIP() << "no real photos in " << dir;
-    const cv::Mat flat = cv::imread(back, cv::IMREAD_COLOR), img = cv::imread(photo, cv::IMREAD_COLOR);
-    ASSERT_FALSE(flat.empty());
-    ASSERT_FALSE(img.empty());
-    const vi::EnrolmentReading enrolled = vi::findEnrolmentCard(flat);
-    ASSERT_TRUE(enrolled.card.has_value());
-    const vi::BackSignature black = vi::makeBackSignature(flat, enrolled.card->quad);
+    vi::BackSignature black;
+    cv::Mat img;
+    realBlackDeckAnd("IMG_20220921_194151.jpg", black, img);
+    if (IsSkipped() || HasFatalFailure()) return;
     vi::MatcherOptions off;
     off.rowUnderFaceUp = 0.f;
     vi::BackMatcher old(off), now;

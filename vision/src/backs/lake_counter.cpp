@@ -288,22 +288,31 @@ double longSide(const Poly& poly) {
     return m;
 }
 
+// A card the face reader read face up with an index of at least `minConfidence`.
+bool readFaceUp(const DetectedCard& f, float minConfidence) {
+    float surest = 0.f;
+    for (const auto& ix : f.indices) surest = std::max(surest, ix.confidence);
+    return f.side == Side::Face && surest >= minConfidence;
+}
+
+std::vector<cv::Point2f> hullOf(const Quad& q) {
+    std::vector<cv::Point2f> hull;
+    cv::convexHull(std::vector<cv::Point2f>(q.begin(), q.end()), hull);
+    return hull;
+}
+
 }  // namespace
 
 double faceUpCardSide(const Detection& faces, float minConfidence) {
     std::vector<double> sides, fromIndices;
     for (const auto& f : faces.cards) {
-        float surest = 0.f, index = 0.f;
-        for (const auto& ix : f.indices) {
-            surest = std::max(surest, ix.confidence);
-            index = std::max(index, std::max(ix.box.width, ix.box.height));
-        }
-        if (f.side != Side::Face || surest < minConfidence) continue;
+        if (!readFaceUp(f, minConfidence)) continue;
         if (f.quad) {
-            std::vector<cv::Point2f> hull;
-            cv::convexHull(std::vector<cv::Point2f>(f.quad->begin(), f.quad->end()), hull);
-            sides.push_back(longSide(hull));
+            sides.push_back(longSide(hullOf(*f.quad)));
         } else {
+            // no outline found: at least kCardPerIndex of its index box
+            float index = 0.f;
+            for (const auto& ix : f.indices) index = std::max(index, std::max(ix.box.width, ix.box.height));
             fromIndices.push_back(kCardPerIndex * double(index));
         }
     }
@@ -319,14 +328,8 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
     std::vector<std::vector<cv::Point2f>> outlines;
     std::vector<cv::Point2f> corners;
     for (const auto& f : faces.cards) {
-        float surest = 0.f;
-        for (const auto& ix : f.indices) surest = std::max(surest, ix.confidence);
-        if (f.side != Side::Face || surest < minConfidence) continue;
-        if (f.quad) {
-            std::vector<cv::Point2f> hull;
-            cv::convexHull(std::vector<cv::Point2f>(f.quad->begin(), f.quad->end()), hull);
-            outlines.push_back(std::move(hull));
-        }
+        if (!readFaceUp(f, minConfidence)) continue;
+        if (f.quad) outlines.push_back(hullOf(*f.quad));
         for (const auto& ix : f.indices) corners.push_back(ix.centre);
     }
     // the size of a card here
