@@ -906,7 +906,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             int limit = 0;
             double countable = 0.05, whole = 0.85, legible = 0.2;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
-                 noComplete = false, noRefine = false, noSceneCards = false, noRefit = false,
+                 noComplete = false, noRefine = false, noSceneCards = false, noPairLook = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
                  noWholeAlone = false, noIfKnown = false;
@@ -979,6 +979,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--no-scene-cards", a->noSceneCards,
                       "leave a card unknown between two decks unknown, not read again beside the scene's own "
                       "whole cards of those decks (the counter before 2026-11-23, late evening)");
+        cmd->add_flag("--no-pair-look", a->noPairLook,
+                      "leave a card unknown between two decks unknown, not given to the nearer by what "
+                      "tells those two apart (the counter before 2026-11-30, twenty-eighth session; "
+                      "BACKS.md, \"Cards between two decks: what tells those two apart\")");
         cmd->add_flag("--no-refit", a->noRefit,
                       "leave a loose card that matches no deck unknown, not fitted again by "
                       "card-sized outlines around it (the counter before 2026-11-28; BACKS.md, "
@@ -1060,6 +1064,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 // enrol each deck from its own flat-card render (never from this scene)
                 vi::MatcherOptions matching;
                 matching.sceneExemplars = !a->noSceneCards;
+                matching.pairLook = !a->noPairLook;
                 matching.refit.on = !a->noRefit;
                 vi::BackMatcher matcher(matching);
                 bool anyHeldOut = false, tooClose = false;
@@ -1149,7 +1154,9 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     // read as the count reads them: without what the segmenter sees as no card
                     vi::BackFinderOptions seen;
                     seen.learntMask = !a->tableMask;
-                    read = vi::attributeCards(img, toRead, matcher, vi::backCardProbability(img, seen));
+                    const cv::Mat probability = vi::backCardProbability(img, seen);
+                    read = vi::attributeCards(img, toRead, matcher, probability);
+                    vi::settleBetweenTwoDecks(img, toRead, read, matcher, probability);
                 }
                 for (std::size_t k = 0; k < read.size(); ++k) {
                     const auto& got = read[k];

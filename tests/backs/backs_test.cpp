@@ -120,6 +120,17 @@ cv::Mat jpegCoded(const cv::Mat& img, int quality) {
     return cv::imdecode(jpg, cv::IMREAD_COLOR);
 }
 
+// `img` as a camera under a coloured light sees it: each channel scaled by `cast` (B, G, R), a
+// Gaussian blur of `sigma` pixels, then JPEG of `quality`.
+cv::Mat castBlurredJpeg(const cv::Mat& img, const cv::Scalar& cast, double sigma, int quality) {
+    cv::Mat f, out;
+    img.convertTo(f, CV_32FC3);
+    f = f.mul(cast);
+    cv::GaussianBlur(f, f, cv::Size(0, 0), sigma);
+    f.convertTo(out, CV_8UC3);
+    return jpegCoded(out, quality);
+}
+
 // A ribbon row drawn into `img`: `n` cards `h` tall (0.69 h wide) centred on `mid`, each `step`
 // further along the angle `a` (the cards' long side across the row), each of a test deck drawn
 // from `rng`. Returns the decks in the order dealt.
@@ -570,12 +581,7 @@ TEST(BackMatcher, ColourCastAndBlurDoNotMoveCardsBetweenDecksOfOneDesign) {
             vi::drawCard(img, art[std::size_t(d)], q);
             placed.push_back({d, q});
         }
-        cv::Mat f;
-        img.convertTo(f, CV_32FC3);
-        f = f.mul(cast);
-        cv::GaussianBlur(f, f, cv::Size(0, 0), 1.0);
-        f.convertTo(img, CV_8UC3);
-        img = jpegCoded(img, 80);
+        img = castBlurredJpeg(img, cast, 1.0, 80);
         for (const auto& [d, q] : placed) {
             const auto c = vi::attributeCard(img, q, {}, m);
             ++cards;
@@ -591,6 +597,84 @@ TEST(BackMatcher, ColourCastAndBlurDoNotMoveCardsBetweenDecksOfOneDesign) {
     }
     std::cerr << "cast test: right " << right << "/" << cards << " unknown " << unknown
               << " wrong " << wrong << "\n";
+}
+
+// Two decks of one design in two near colours (a player's deck and the same back a shade away):
+// what a table adds to a card (blur, a colour cast, JPEG) moves it about as far from both, so the
+// ratio of its two distances is near 1 and the card is left unknown. Weighted by what tells the two
+// apart (BackMatcher::pairRatio) the cast drops out of both sums: settleBetweenTwoDecks gives such
+// cards to the nearer deck where that is sure enough (MatcherOptions::pairConfidence), and to no
+// wrong one here.
+TEST(BackMatcher, CardsBetweenTwoColoursOfOneDesignGoByWhatTellsThemApart) {
+    const cv::Mat bellot = loadBack("bellot");
+    const std::vector<cv::Mat> art{bellot, nertz::synth::recolourBack(bellot, 12.0),
+                                   loadBack("anglo"), loadBack("ornamental")};
+    const vi::MatcherOptions on;
+    vi::BackMatcher m(on);
+    for (std::size_t i = 0; i < art.size(); ++i) {
+        const auto v = vi::renderEnrolmentView(art[i], 300 + i);
+        m.add("deck" + std::to_string(i), vi::makeBackSignature(v.image, v.quad));
+    }
+    // the two colours lie close (but not too close to enrol), the other designs far
+    const auto probeView = vi::renderEnrolmentView(art[0], 400);
+    const vi::BackDescriptor probe =
+        vi::describeBack(vi::rectifyCard(probeView.image, probeView.quad), {});
+    const auto twins = m.pairRatio(probe, 0, 1), others = m.pairRatio(probe, 0, 2);
+    EXPECT_GT(twins.apart, on.tooClose);
+    EXPECT_GT(others.apart, 2.f * twins.apart);
+    EXPECT_LT(twins.ratio, 0.5f);
+    EXPECT_NEAR(m.pairRatio(probe, 1, 0).ratio * twins.ratio, 1.f, 1e-3f);
+    EXPECT_EQ(m.pairRatio(probe, 0, 0).apart, -1.f);
+    EXPECT_EQ(m.pairRatio(probe, 0, 7).apart, -1.f);
+
+    const std::vector<cv::Scalar> casts{{1.15, 1.0, 0.85}, {0.85, 1.0, 1.15}, {1.0, 1.12, 0.88},
+                                        {0.88, 0.95, 1.12}, {1.1, 0.9, 1.0}, {0.9, 1.1, 1.05}};
+    cv::RNG rng(41);
+    int rightBefore = 0, rightAfter = 0, wrongBefore = 0, wrongAfter = 0, cards = 0;
+    for (const auto& cast : casts) {
+        cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(40, 90, 30));  // green cloth
+        std::vector<vi::BackCandidate> found;
+        std::vector<int> deckOf;
+        const float h = 70.f;
+        for (int k = 0; k < 20; ++k) {
+            const int d = k % 2 == 0 ? k % 4 / 2 : 2 + k % 4 / 2;  // the twins every other card
+            const float w = h * float(art[std::size_t(d)].cols) / float(art[std::size_t(d)].rows);
+            const cv::Point2f c(1280.f * (float(k % 10) + 0.5f) / 10.f,
+                                720.f * (float(k / 10) + 0.5f) / 2.f);
+            vi::BackCandidate cand;
+            cand.quad = cardQuad(c, float(rng.uniform(0.0, 6.283)), w, h);
+            vi::drawCard(img, art[std::size_t(d)], cand.quad);
+            found.push_back(cand);
+            deckOf.push_back(d);
+        }
+        img = castBlurredJpeg(img, cast, 1.4, 70);
+        const auto before = vi::attributeCards(img, found, m);
+        auto after = before;
+        vi::settleBetweenTwoDecks(img, found, after, m);
+        for (std::size_t i = 0; i < found.size(); ++i) {
+            const auto &a = before[i], &b = after[i];
+            ++cards;
+            rightBefore += a.deck == deckOf[i];
+            rightAfter += b.deck == deckOf[i];
+            wrongBefore += a.deck >= 0 && a.deck != deckOf[i];
+            wrongAfter += b.deck >= 0 && b.deck != deckOf[i];
+            // only cards left unknown are given, and only between the twins
+            if (a.deck >= 0) {
+                EXPECT_EQ(b.deck, a.deck);
+            } else if (b.deck >= 0) {
+                EXPECT_LT(deckOf[i], 2);
+                EXPECT_EQ(b.deck, deckOf[i]) << "cast " << cast << " card " << i;
+                EXPECT_GE(b.confidence, on.pairConfidence);
+                EXPECT_EQ(b.deckName, "deck" + std::to_string(b.deck));
+                EXPECT_TRUE(b.likely.empty());
+            }
+        }
+    }
+    std::cerr << "twin colours: the ratio alone right " << rightBefore << "/" << cards << " (wrong "
+              << wrongBefore << "), then settled by the pair look " << rightAfter << " (wrong "
+              << wrongAfter << ")\n";
+    EXPECT_EQ(wrongAfter, wrongBefore);
+    EXPECT_GT(rightAfter, rightBefore);
 }
 
 TEST(LakeCounter, CountsARibbonSpreadByStrips) {

@@ -2,8 +2,10 @@
 #include "nertz/vision/back_matcher.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "nertz/scoring/error.hpp"
 
@@ -29,6 +31,65 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeen
     forEachCompared(probe, deck, asSeenOnly, moving,
                     [&](const BackDescriptor& d) { best = std::min(best, backDistance(probe, d)); });
     return best;
+}
+
+BackMatcher::PairLook BackMatcher::pairRatio(const BackDescriptor& probe, int a, int b,
+                                              bool moving) const {
+    PairLook look;
+    const int n = int(decks_.size());
+    if (a < 0 || b < 0 || a >= n || b >= n || a == b) return look;
+    auto nearestOf = [&](int deck) {
+        const BackDescriptor* at = nullptr;
+        float d = std::numeric_limits<float>::max();
+        forEachCompared(probe, deck, false, moving, [&](const BackDescriptor& e) {
+            const float x = backDistance(probe, e);
+            if (x < d) {
+                d = x;
+                at = &e;
+            }
+        });
+        return at;
+    };
+    // the other deck's descriptor of the same region and copy nearest to `e`
+    auto counterpart = [&](const BackDescriptor& e, int deck) {
+        const BackDescriptor* at = nullptr;
+        float d = std::numeric_limits<float>::max();
+        for (const auto& o : decks_[std::size_t(deck)].signature.descriptors) {
+            if (o.blur != e.blur || o.region.x0 != e.region.x0 || o.region.x1 != e.region.x1)
+                continue;
+            const float x = backDistance(e, o);
+            if (x < d) {
+                d = x;
+                at = &o;
+            }
+        }
+        return at;
+    };
+    const BackDescriptor* na = nearestOf(a);
+    const BackDescriptor* nb = nearestOf(b);
+    if (!na || !nb) return look;
+    std::array<float, kBackTerms> apart{};
+    int pairs = 0;
+    for (const auto& [x, y] :
+         {std::pair{na, counterpart(*na, b)}, std::pair{counterpart(*nb, a), nb}}) {
+        if (!x || !y) continue;
+        const auto t = backTerms(*x, *y);
+        for (std::size_t k = 0; k < apart.size(); ++k) apart[k] += t[k];
+        ++pairs;
+    }
+    if (pairs == 0) return look;
+    const auto ta = backTerms(probe, *na), tb = backTerms(probe, *nb);
+    float sa = 0.f, sb = 0.f, d = 0.f;
+    for (std::size_t k = 0; k < apart.size(); ++k) {
+        apart[k] /= float(pairs);
+        const float u = kBackTermWeights[k] * apart[k];
+        d += u;
+        sa += u * ta[k];
+        sb += u * tb[k];
+    }
+    look.apart = d;
+    if (sa + sb > 1e-9f) look.ratio = sb > 1e-9f ? sa / sb : 1e6f;
+    return look;
 }
 
 BackMatch BackMatcher::match(const BackDescriptor& probe, bool moving) const {

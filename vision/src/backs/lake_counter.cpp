@@ -262,6 +262,32 @@ std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<Ba
     return cards;
 }
 
+void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
+                           std::vector<CountedCard>& cards, const BackMatcher& matcher,
+                           const cv::Mat& cardProbability) {
+    const MatcherOptions& o = matcher.options();
+    if (!o.pairLook || matcher.decks().size() < 2) return;
+    for (std::size_t i = 0; i < cards.size() && i < found.size(); ++i) {
+        CountedCard& c = cards[i];
+        if (c.deck >= 0 || c.nearest < 0 || c.distance > o.maxDistance) continue;
+        // read again: the card's description and its two nearest decks
+        const BackCandidate& f = found[i];
+        const Reading r =
+            readCard(bgr, f.quad, f.region, matcher, f.shows, false, cardProbability);
+        const BackMatch& m = r.match;
+        if (!r.described || r.card.deck >= 0 || m.nearest < 0 || m.second < 0 ||
+            m.distance > o.maxDistance)
+            continue;
+        const BackMatcher::PairLook look = matcher.pairRatio(r.probe, m.nearest, m.second);
+        const float confidence = std::clamp((1.f - look.ratio) / 0.5f, 0.f, 1.f);
+        if (look.apart < o.tooClose || confidence < o.pairConfidence) continue;
+        c.deck = m.nearest;
+        c.deckName = matcher.decks()[std::size_t(c.deck)].name;
+        c.likely.clear();
+        c.confidence = confidence;
+    }
+}
+
 namespace {
 
 // Calls f(i, j) for each row of `found`: its cards are found[i .. j) (BackCandidate::row; a row's
@@ -627,8 +653,8 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                 }
         }
     }
-    // what is still unknown (not a face-up card either) fitted again
-    if (matcher.options().refit.on) {
+    // the cards kept so far, alone in `found` and `cards`
+    auto onlyKept = [&] {
         std::vector<BackCandidate> keptFound;
         std::vector<CountedCard> keptCards;
         for (std::size_t i = 0; i < cards.size(); ++i)
@@ -636,13 +662,18 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                 keptFound.push_back(std::move(found[i]));
                 keptCards.push_back(std::move(cards[i]));
             }
-        refitUnknownCards(bgr, matcher, keptFound, keptCards, out.faceUp, cardProbability);
         found = std::move(keptFound);
         cards = std::move(keptCards);
         keep.assign(cards.size(), true);
-    }
+    };
+    onlyKept();
+    // what is still unknown (not a face-up card either) fitted again
+    if (matcher.options().refit.on)
+        refitUnknownCards(bgr, matcher, found, cards, out.faceUp, cardProbability);
+    // last, what is still unknown between two decks, by what tells those two apart (after the
+    // refit, which puts a wrong outline right: most unknown loose cards are such)
+    settleBetweenTwoDecks(bgr, found, cards, matcher, cardProbability);
     for (std::size_t i = 0; i < cards.size(); ++i) {
-        if (!keep[i]) continue;
         if (cards[i].deck >= 0)
             ++out.counts[cards[i].deckName];
         else

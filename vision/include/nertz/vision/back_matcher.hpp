@@ -64,6 +64,14 @@ struct MatcherOptions {
     // nearer deck when that is at most `sceneRatio` of the other's distance.
     bool sceneExemplars = true;
     float sceneRatio = 0.7f;
+    // Counting a picture (countBacks, last: settleBetweenTwoDecks): a card still unknown between
+    // two decks whose backs lie at least tooClose apart is given to the nearer one when its pair
+    // ratio (BackMatcher::pairRatio: the distance terms weighted by how much the two decks differ in
+    // each) gives it at least pairConfidence on the matcher's own scale ((1 - ratio) / 0.5); 0.25
+    // gave more cards right on the train sets but also wrong ones on two colours of one design
+    // (models/training/BACKS.md, "Cards between two decks: what tells those two apart").
+    bool pairLook = true;
+    float pairConfidence = 0.5f;
     // Counting a picture (countBacks): a row most of whose strips lie farther than this many times
     // maxDistance from every deck is no row of this table's backs (a hand, a glare, a face-up card's
     // pips, a keyboard, a chair's mesh): it is left out and listed (DeckCount::rowsLeftOut). 1.5
@@ -96,6 +104,21 @@ class BackMatcher {
     // Distance from a probe to one deck (smallest over its descriptors of the same region kind,
     // blurred enrolment copies included).
     float distanceTo(const BackDescriptor& probe, int deck) const;
+
+    // How a probe lies between decks a and b on what tells those two apart (pairRatio).
+    struct PairLook {
+        // the distance terms (backTerms) to a's and to b's nearest descriptor, each weighted by
+        // kBackTermWeights times how far that descriptor lies from its counterpart in the other
+        // deck (the same region and enrolment copy) in that term, summed; a's sum over b's (< 1:
+        // nearer a). Two decks of one design in two colours differ in the colour terms, and what
+        // the table adds to both distances alike (a shadow, a pattern's blur) drops out.
+        // 1 when the decks do not differ.
+        float ratio = 1.f;
+        // backDistance between those counterparts (the mean of the two pairs): how far apart the
+        // two decks' backs are; -1 when a or b is no deck or has no descriptor to compare
+        float apart = -1.f;
+    };
+    PairLook pairRatio(const BackDescriptor& probe, int a, int b, bool moving = false) const;
 
     // Calls f(descriptor) for each of deck's enrolled descriptors that a probe is compared with:
     // those of its region kind (a strip: the enrolled strips of the width nearest the probe's, at

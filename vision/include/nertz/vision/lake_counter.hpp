@@ -100,6 +100,18 @@ std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<Ba
                                         const BackMatcher& matcher,
                                         const cv::Mat& cardProbability = {});
 
+// Cards of `cards` (read from `found`, one for one) still unknown between their two nearest decks
+// go to the nearer one where BackMatcher::pairRatio, on what tells those two decks apart, gives it
+// confidence >= MatcherOptions::pairConfidence, and the two decks' backs lie at least
+// MatcherOptions::tooClose apart (closer ones the enrolment warned of). The ratio of the plain
+// distances leaves such a card unknown where the table moves it about as far from both decks: two
+// colours of one design, whose distances then differ by their colour terms only. Given cards get
+// that confidence. countBacks runs it last (after the refit); off with MatcherOptions::pairLook
+// false. `cardProbability`: as attributeCards reads it.
+void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
+                           std::vector<CountedCard>& cards, const BackMatcher& matcher,
+                           const cv::Mat& cardProbability = {});
+
 // RefitOptions applied to `cards` (attributeCards of `found`): unknown loose cards fitted again by
 // card-sized guesses around them; a card placed beside one adds to both vectors. `faceUp`: outlines
 // of face-up cards (DeckCount::faceUp), which no guess may be and which hide what lies under them.
