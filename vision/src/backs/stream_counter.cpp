@@ -62,6 +62,37 @@ void clean(cv::Mat& diff) {
 
 }  // namespace
 
+CountedCard StreamCounter::restingCard(const cv::Mat& bgr, const Quad& q,
+                                       const std::optional<CountedCard>& inFlight) const {
+    const CountedCard c = attributeCard(bgr, q, {}, *matcher_);
+    // the change may be only part of the card (it landed nearly square on the one below): then
+    // its reading in flight, whole, says more
+    if (c.deck < 0 && inFlight && inFlight->deck >= 0) return *inFlight;
+    return c;
+}
+
+bool StreamCounter::pileChangedFinely(const cv::Mat& bgr) const {
+    if (options_.fineShare <= 0.f || scale_ > 0.99f || spotTop_.size.area() <= 0.f ||
+        referenceFull_.size() != bgr.size())
+        return false;
+    cv::Point2f c4[4];
+    cv::RotatedRect(spotTop_.center * (1.f / scale_), spotTop_.size * (1.3f / scale_),
+                    spotTop_.angle)
+        .points(c4);
+    std::vector<cv::Point> pile;
+    for (const auto& c : c4) pile.push_back(rounded(c));
+    const cv::Rect roi = cv::boundingRect(pile) & cv::Rect(cv::Point(0, 0), bgr.size());
+    if (roi.area() <= 0) return false;
+    cv::Mat atPile = cv::Mat::zeros(roi.size(), CV_8U);
+    for (auto& p : pile) p -= roi.tl();
+    cv::fillConvexPoly(atPile, pile, cv::Scalar(255));
+    cv::Mat d = changed(bgr(roi), referenceFull_(roi), options_.pixelThreshold) & atPile;
+    cv::morphologyEx(d, d, cv::MORPH_OPEN,
+                     cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    const double card = double(spotTop_.size.area()) / double(scale_ * scale_);
+    return cv::countNonZero(d) >= options_.fineShare * card;
+}
+
 void StreamCounter::Track::carryOn() {
     const cv::Point2f s = step();
     centre += s;
@@ -360,6 +391,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     if (previous_.empty()) {
         previous_ = small;
         reference_ = small.clone();
+        bgr.copyTo(referenceFull_);
         return fresh;
     }
     const double area = double(small.total());
@@ -410,10 +442,27 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         cv::fillConvexPoly(atPile, pile, cv::Scalar(255));
         if (cv::countNonZero(diff & atPile) >= 0.8 * n) bar = options_.sliverFraction * area;
     }
+    const bool afterMotion = pending_;
     pending_ = false;
+    // A card landing within a working pixel of the one under it, of the same back, changes
+    // nothing at the working size: its pattern, shifted by a few of the frame's own pixels,
+    // averages out. At the frame's own size it changes much of the pile's box; a hand that
+    // passed without a card changes nothing there (StreamOptions::fineShare).
+    if (n < bar && afterMotion && pileChangedFinely(bgr)) {
+        cv::Point2f p[4];
+        spotTop_.points(p);
+        Quad q;
+        for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
+        CountedCard c = restingCard(bgr, q, cameToRest);
+        reference_ = small.clone();
+        bgr.copyTo(referenceFull_);
+        countCard(c, index, fresh);
+        return fresh;
+    }
     if (n < bar) {
         // nothing new (a hand passed, or light flickered): adopt this view as the rest
         reference_ = small.clone();
+        bgr.copyTo(referenceFull_);
         return fresh;
     }
     // only what now lies on the table counts: a hand or a moving card seen at the last rest
@@ -424,6 +473,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         diff = onTable;
     else if (!cameToRest) {
         reference_ = small.clone();
+        bgr.copyTo(referenceFull_);
         return fresh;
     }
     std::vector<std::vector<cv::Point>> contours;
@@ -434,6 +484,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     for (const auto& c : contours)
         if (cv::contourArea(c) >= 0.1 * largest) pts.insert(pts.end(), c.begin(), c.end());
     reference_ = small.clone();
+    bgr.copyTo(referenceFull_);
     if (pts.size() < 3) return fresh;
     cv::RotatedRect box = cv::minAreaRect(pts);
     // a change of a sliver of the card counted last on the spot is a card landing nearly square on
@@ -453,11 +504,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     box.points(p);
     Quad q;
     for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
-    CountedCard c = attributeCard(bgr, q, {}, *matcher_);
-    // the change may be only part of the card (it landed nearly square on the one below): then
-    // its reading in flight, whole, says more
-    if (c.deck < 0 && cameToRest && cameToRest->deck >= 0) c = *cameToRest;
-    countCard(c, index, fresh);
+    countCard(restingCard(bgr, q, cameToRest), index, fresh);
     return fresh;
 }
 

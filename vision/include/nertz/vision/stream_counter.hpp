@@ -14,6 +14,7 @@
 // Either way the card is attributed to a deck by its back.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct StreamOptions {
     // spot (a card of the same back landing nearly square on it: only a sliver shows the change;
     // a hand that nudges the pile is counted too); 0: off
     float sliverFraction = 0.0015f;
+    // ... or, after something moved and nothing changed at the working size, at least this share
+    // of the pile's top card changed at the frame's own size within its box (a card landing within
+    // a working pixel of the one under it: its pattern, shifted by a few of the frame's pixels,
+    // averages out at the working size; a hand passing without a card changes nothing there).
+    // 0: off. models/training/BACKS.md, "A card landing square on the pile, seen at full size".
+    float fineShare = 0.1f;
     // Cards through the view (see above): a piece is card-shaped when it fills >= cardFill of its
     // smallest rectangle (movingFill when it moves), of aspect minAspect..maxAspect; counted after
     // >= minCardViews such frames (1 finds a few more fast cards and counts a few twice: BACKS.md).
@@ -114,6 +121,13 @@ class StreamCounter {
     void follow(const cv::Mat& bgr, const cv::Mat& small, const cv::Mat& previous, int index,
                 std::vector<CountedCard>& fresh);
     void countCard(CountedCard c, int index, std::vector<CountedCard>& fresh);
+    // Whether, at the frame's own size, the box of the pile's top card (spotTop_) changed by at
+    // least StreamOptions::fineShare of the card against the last rest (referenceFull_).
+    bool pileChangedFinely(const cv::Mat& bgr) const;
+    // The card at rest on the spot with outline `q` (picture pixels): read there, or by its
+    // reading in flight where that gave it a deck and the rest's reading did not.
+    CountedCard restingCard(const cv::Mat& bgr, const Quad& q,
+                            const std::optional<CountedCard>& inFlight) const;
     // Whether a track's place (moved on by its speed) shows the rest view again or lies outside
     // the frame, on the mask of what differs from the rest view.
     bool placeClear(const Track& t, const cv::Mat& away) const;
@@ -140,6 +154,7 @@ class StreamCounter {
     StreamOptions options_;
     DeckCount count_;
     cv::Mat previous_, reference_;
+    cv::Mat referenceFull_;  // reference_ at the frame's own size (the pile's fine check)
     // The rest view the moving pieces are cut against: reference_ (the last rest) with what held
     // still since taken in (StreamOptions::absorbFrames); the spot's count keeps the last rest.
     cv::Mat followView_;
