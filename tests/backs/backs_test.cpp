@@ -2269,6 +2269,24 @@ TEST(StreamCounter, ACardLandingSquareOnThePileIsSeenAtTheFramesOwnSize) {
     for (const auto& c : now.count().cards) EXPECT_TRUE(frames.insert(c.frame).second) << c.frame;
 }
 
+// A card landing nearly square on the pile whose sliver of change lies too far from the top card
+// to make one card-sized outline with it: the sliver's own box is a part of a card, read as no
+// deck (distance 1.03-1.36 from every deck); the top card's outline, which the new card now
+// covers, reads it. One back, seed 206 at 1280x720: 3 of 50 were unknown before, none now.
+TEST(StreamCounter, ASliverTooFarFromTheTopCardIsReadByTheTopCardsOutline) {
+    const std::uint64_t seed = 206;
+    const std::size_t deck = seed % decks().art.size();
+    vi::DealClipOptions o;
+    o.size = {1280, 720};
+    const vi::DealClip clip = vi::renderDealClip({decks().art[deck]}, seed, o);
+    vi::StreamCounter counter(decks().matcher);
+    for (const auto& f : clip.frames) counter.push(f);
+    EXPECT_TRUE(counter.atRest());
+    EXPECT_EQ(counter.count().total(), 50);
+    EXPECT_EQ(counter.count().unknown, 0);
+    EXPECT_EQ(counter.count().counts.at(decks().names[deck]), 50);
+}
+
 // Dealing onto a spot, a hand now and then reaches over the pile and leaves without laying a card
 // (DealClipOptions::emptyPasses: before a card with chance 0.3): nothing new lies on the spot at
 // the next rest, so nothing is counted. One back, seeds 400-401 at 640x480: every card once, none

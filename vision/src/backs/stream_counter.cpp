@@ -491,20 +491,36 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // it (the same back: only where they do not overlap changed): its outline is about the two
     // together, when that is still about one card
     const float cardArea = spotTop_.size.area();
-    if (cardArea > 0.f && float(cv::countNonZero(diff)) < 0.3f * cardArea) {
+    const bool sliver = cardArea > 0.f && float(cv::countNonZero(diff)) < 0.3f * cardArea;
+    bool sliverAlone = false;
+    if (sliver) {
         cv::Point2f top[4];
         spotTop_.points(top);
         for (const auto& c : top) pts.push_back(rounded(c));
         const cv::RotatedRect both = cv::minAreaRect(pts);
-        if (both.size.area() <= 1.25f * cardArea) box = both;
+        if (both.size.area() <= 1.25f * cardArea)
+            box = both;
+        else
+            sliverAlone = true;
     } else {
         spotTop_ = box;
     }
-    cv::Point2f p[4];
-    box.points(p);
-    Quad q;
-    for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
-    countCard(restingCard(bgr, q, cameToRest), index, fresh);
+    auto inPicture = [&](const cv::RotatedRect& r) {
+        cv::Point2f p[4];
+        r.points(p);
+        Quad q;
+        for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
+        return q;
+    };
+    CountedCard c = restingCard(bgr, inPicture(box), cameToRest);
+    // a sliver too far from the top card to make one card with it, read as no deck: the new card
+    // lies over most of the top card's outline, so that outline reads it (a part of a card alone
+    // is often like no deck)
+    if (c.deck < 0 && sliverAlone) {
+        CountedCard onTop = attributeCard(bgr, inPicture(spotTop_), {}, *matcher_);
+        if (onTop.deck >= 0) c = onTop;
+    }
+    countCard(c, index, fresh);
     return fresh;
 }
 
