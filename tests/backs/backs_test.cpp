@@ -2242,17 +2242,25 @@ TEST(StreamCounter, AChangeAtThePileIsHeldToTheSliversBarWhereItLooksLikeTable) 
     }
 }
 
+namespace {
+// The clip of `seed` with every card of one back (the test deck seed % decks), dealt onto a spot
+// at 1280x720; `deck` is set to that deck.
+vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck) {
+    deck = seed % decks().art.size();
+    vi::DealClipOptions o;
+    o.size = {1280, 720};
+    return vi::renderDealClip({decks().art[deck]}, seed, o);
+}
+}  // namespace
+
 // One back dealt onto a spot at 1280x720, where a card now and then lands within a working pixel
 // (320 px across) of the one under it: at the working size its pattern, shifted by a few of the
 // frame's own pixels, averages out and nothing changed; at the frame's own size much of the pile's
 // box did (StreamOptions::fineShare). Seed 405: 48 of 50 without the look at full size, 50 with it,
 // every card given to the deck.
 TEST(StreamCounter, ACardLandingSquareOnThePileIsSeenAtTheFramesOwnSize) {
-    const std::uint64_t seed = 405;
-    const std::size_t deck = seed % decks().art.size();
-    vi::DealClipOptions o;
-    o.size = {1280, 720};
-    const vi::DealClip clip = vi::renderDealClip({decks().art[deck]}, seed, o);
+    std::size_t deck = 0;
+    const vi::DealClip clip = oneBackOntoASpot(405, deck);
     vi::StreamOptions off;
     off.fineShare = 0.f;
     vi::StreamCounter now(decks().matcher), before(decks().matcher, off);
@@ -2274,11 +2282,8 @@ TEST(StreamCounter, ACardLandingSquareOnThePileIsSeenAtTheFramesOwnSize) {
 // deck (distance 1.03-1.36 from every deck); the top card's outline, which the new card now
 // covers, reads it. One back, seed 206 at 1280x720: 3 of 50 were unknown before, none now.
 TEST(StreamCounter, ASliverTooFarFromTheTopCardIsReadByTheTopCardsOutline) {
-    const std::uint64_t seed = 206;
-    const std::size_t deck = seed % decks().art.size();
-    vi::DealClipOptions o;
-    o.size = {1280, 720};
-    const vi::DealClip clip = vi::renderDealClip({decks().art[deck]}, seed, o);
+    std::size_t deck = 0;
+    const vi::DealClip clip = oneBackOntoASpot(206, deck);
     vi::StreamCounter counter(decks().matcher);
     for (const auto& f : clip.frames) counter.push(f);
     EXPECT_TRUE(counter.atRest());

@@ -25,11 +25,25 @@ float BackMatcher::distanceTo(const BackDescriptor& probe, int deck) const {
     return distanceTo(probe, deck, false);
 }
 
+const BackDescriptor* BackMatcher::nearestDescriptor(const BackDescriptor& probe, int deck,
+                                                     bool asSeenOnly, bool moving,
+                                                     float& distance) const {
+    const BackDescriptor* at = nullptr;
+    distance = std::numeric_limits<float>::max();
+    forEachCompared(probe, deck, asSeenOnly, moving, [&](const BackDescriptor& e) {
+        const float x = backDistance(probe, e);
+        if (x < distance) {
+            distance = x;
+            at = &e;
+        }
+    });
+    return at;
+}
+
 float BackMatcher::distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly,
                               bool moving) const {
-    float best = std::numeric_limits<float>::max();
-    forEachCompared(probe, deck, asSeenOnly, moving,
-                    [&](const BackDescriptor& d) { best = std::min(best, backDistance(probe, d)); });
+    float best = 0.f;
+    nearestDescriptor(probe, deck, asSeenOnly, moving, best);
     return best;
 }
 
@@ -38,18 +52,6 @@ BackMatcher::PairLook BackMatcher::pairRatio(const BackDescriptor& probe, int a,
     PairLook look;
     const int n = int(decks_.size());
     if (a < 0 || b < 0 || a >= n || b >= n || a == b) return look;
-    auto nearestOf = [&](int deck) {
-        const BackDescriptor* at = nullptr;
-        float d = std::numeric_limits<float>::max();
-        forEachCompared(probe, deck, false, moving, [&](const BackDescriptor& e) {
-            const float x = backDistance(probe, e);
-            if (x < d) {
-                d = x;
-                at = &e;
-            }
-        });
-        return at;
-    };
     // the other deck's descriptor of the same region and copy nearest to `e`
     auto counterpart = [&](const BackDescriptor& e, int deck) {
         const BackDescriptor* at = nullptr;
@@ -65,8 +67,9 @@ BackMatcher::PairLook BackMatcher::pairRatio(const BackDescriptor& probe, int a,
         }
         return at;
     };
-    const BackDescriptor* na = nearestOf(a);
-    const BackDescriptor* nb = nearestOf(b);
+    float da = 0.f, db = 0.f;
+    const BackDescriptor* na = nearestDescriptor(probe, a, false, moving, da);
+    const BackDescriptor* nb = nearestDescriptor(probe, b, false, moving, db);
     if (!na || !nb) return look;
     std::array<float, kBackTerms> apart{};
     int pairs = 0;

@@ -653,8 +653,8 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
                 }
         }
     }
-    // the cards kept so far, alone in `found` and `cards`
-    auto onlyKept = [&] {
+    // the cards kept, alone in `found` and `cards` from here on
+    {
         std::vector<BackCandidate> keptFound;
         std::vector<CountedCard> keptCards;
         for (std::size_t i = 0; i < cards.size(); ++i)
@@ -664,9 +664,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
             }
         found = std::move(keptFound);
         cards = std::move(keptCards);
-        keep.assign(cards.size(), true);
-    };
-    onlyKept();
+    }
     // what is still unknown (not a face-up card either) fitted again
     if (matcher.options().refit.on)
         refitUnknownCards(bgr, matcher, found, cards, out.faceUp, cardProbability);

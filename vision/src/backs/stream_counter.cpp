@@ -62,6 +62,29 @@ void clean(cv::Mat& diff) {
 
 }  // namespace
 
+Quad StreamCounter::inPicture(const cv::RotatedRect& r) const {
+    cv::Point2f p[4];
+    r.points(p);
+    Quad q;
+    for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
+    return q;
+}
+
+std::vector<cv::Point> StreamCounter::pileBox(float toScale) const {
+    cv::Point2f c4[4];
+    cv::RotatedRect(spotTop_.center * toScale, spotTop_.size * (1.3f * toScale), spotTop_.angle)
+        .points(c4);
+    std::vector<cv::Point> pile;
+    for (const auto& c : c4) pile.push_back(rounded(c));
+    return pile;
+}
+
+void StreamCounter::takeRest(const cv::Mat& small, const cv::Mat& bgr) {
+    reference_ = small.clone();
+    // the frame's own size only where the pile's fine check reads it
+    if (options_.fineShare > 0.f && scale_ <= 0.99f) bgr.copyTo(referenceFull_);
+}
+
 CountedCard StreamCounter::restingCard(const cv::Mat& bgr, const Quad& q,
                                        const std::optional<CountedCard>& inFlight) const {
     const CountedCard c = attributeCard(bgr, q, {}, *matcher_);
@@ -75,12 +98,7 @@ bool StreamCounter::pileChangedFinely(const cv::Mat& bgr) const {
     if (options_.fineShare <= 0.f || scale_ > 0.99f || spotTop_.size.area() <= 0.f ||
         referenceFull_.size() != bgr.size())
         return false;
-    cv::Point2f c4[4];
-    cv::RotatedRect(spotTop_.center * (1.f / scale_), spotTop_.size * (1.3f / scale_),
-                    spotTop_.angle)
-        .points(c4);
-    std::vector<cv::Point> pile;
-    for (const auto& c : c4) pile.push_back(rounded(c));
+    std::vector<cv::Point> pile = pileBox(1.f / scale_);
     const cv::Rect roi = cv::boundingRect(pile) & cv::Rect(cv::Point(0, 0), bgr.size());
     if (roi.area() <= 0) return false;
     cv::Mat atPile = cv::Mat::zeros(roi.size(), CV_8U);
@@ -323,11 +341,8 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
         }
         const float aspect = std::max(card.width, card.height) / std::min(card.width, card.height);
         if (aspect < options_.minAspect || aspect > options_.maxAspect) continue;
-        cv::Point2f c4[4];
-        cv::RotatedRect(r.center, card, r.angle).points(c4);
-        Quad q;
-        for (int i = 0; i < 4; ++i) q[std::size_t(i)] = c4[i] * (1.f / scale_);
-        CountedCard c = attributeCard(bgr, q, {}, *matcher_, {}, true);  // in motion
+        CountedCard c =  // in motion
+            attributeCard(bgr, inPicture({r.center, card, r.angle}), {}, *matcher_, {}, true);
         ++t.views;
         if (t.views == 1) {
             t.viewFrame = index;
@@ -390,8 +405,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     const int index = frame_++;
     if (previous_.empty()) {
         previous_ = small;
-        reference_ = small.clone();
-        bgr.copyTo(referenceFull_);
+        takeRest(small, bgr);
         return fresh;
     }
     const double area = double(small.total());
@@ -434,12 +448,8 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     double bar = options_.minCardFraction * area;
     if (pending_ && options_.sliverFraction > 0.f && spotTop_.size.area() > 0.f &&
         n >= options_.sliverFraction * area) {
-        cv::Point2f c4[4];
-        cv::RotatedRect(spotTop_.center, spotTop_.size * 1.3f, spotTop_.angle).points(c4);
-        std::vector<cv::Point> pile;
-        for (const auto& c : c4) pile.push_back(rounded(c));
         cv::Mat atPile = cv::Mat::zeros(diff.size(), CV_8U);
-        cv::fillConvexPoly(atPile, pile, cv::Scalar(255));
+        cv::fillConvexPoly(atPile, pileBox(1.f), cv::Scalar(255));
         if (cv::countNonZero(diff & atPile) >= 0.8 * n) bar = options_.sliverFraction * area;
     }
     const bool afterMotion = pending_;
@@ -449,20 +459,13 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // averages out. At the frame's own size it changes much of the pile's box; a hand that
     // passed without a card changes nothing there (StreamOptions::fineShare).
     if (n < bar && afterMotion && pileChangedFinely(bgr)) {
-        cv::Point2f p[4];
-        spotTop_.points(p);
-        Quad q;
-        for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
-        CountedCard c = restingCard(bgr, q, cameToRest);
-        reference_ = small.clone();
-        bgr.copyTo(referenceFull_);
-        countCard(c, index, fresh);
+        takeRest(small, bgr);
+        countCard(restingCard(bgr, inPicture(spotTop_), cameToRest), index, fresh);
         return fresh;
     }
     if (n < bar) {
         // nothing new (a hand passed, or light flickered): adopt this view as the rest
-        reference_ = small.clone();
-        bgr.copyTo(referenceFull_);
+        takeRest(small, bgr);
         return fresh;
     }
     // only what now lies on the table counts: a hand or a moving card seen at the last rest
@@ -472,8 +475,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     if (cv::countNonZero(onTable) >= bar)
         diff = onTable;
     else if (!cameToRest) {
-        reference_ = small.clone();
-        bgr.copyTo(referenceFull_);
+        takeRest(small, bgr);
         return fresh;
     }
     std::vector<std::vector<cv::Point>> contours;
@@ -483,8 +485,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     std::vector<cv::Point> pts;
     for (const auto& c : contours)
         if (cv::contourArea(c) >= 0.1 * largest) pts.insert(pts.end(), c.begin(), c.end());
-    reference_ = small.clone();
-    bgr.copyTo(referenceFull_);
+    takeRest(small, bgr);
     if (pts.size() < 3) return fresh;
     cv::RotatedRect box = cv::minAreaRect(pts);
     // a change of a sliver of the card counted last on the spot is a card landing nearly square on
@@ -505,13 +506,6 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     } else {
         spotTop_ = box;
     }
-    auto inPicture = [&](const cv::RotatedRect& r) {
-        cv::Point2f p[4];
-        r.points(p);
-        Quad q;
-        for (int i = 0; i < 4; ++i) q[std::size_t(i)] = p[i] * (1.f / scale_);
-        return q;
-    };
     CountedCard c = restingCard(bgr, inPicture(box), cameToRest);
     // a sliver too far from the top card to make one card with it, read as no deck: the new card
     // lies over most of the top card's outline, so that outline reads it (a part of a card alone

@@ -153,6 +153,10 @@ class BackMatcher {
     // asSeenOnly: only the deck's descriptors of views as seen (blur 0), not its blurred copies.
     float distanceTo(const BackDescriptor& probe, int deck, bool asSeenOnly,
                      bool moving = false) const;
+    // The deck's descriptor nearest to the probe among those forEachCompared gives (nullptr: none),
+    // and its distance (the float's maximum when none).
+    const BackDescriptor* nearestDescriptor(const BackDescriptor& probe, int deck, bool asSeenOnly,
+                                            bool moving, float& distance) const;
     MatcherOptions options_;
     std::vector<EnrolledDeck> decks_;
 };

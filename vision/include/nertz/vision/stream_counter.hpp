@@ -124,6 +124,13 @@ class StreamCounter {
     // Whether, at the frame's own size, the box of the pile's top card (spotTop_) changed by at
     // least StreamOptions::fineShare of the card against the last rest (referenceFull_).
     bool pileChangedFinely(const cv::Mat& bgr) const;
+    // A box of working pixels as an outline in the picture's pixels.
+    Quad inPicture(const cv::RotatedRect& r) const;
+    // The pile's box (1.3 times its top card, spotTop_) scaled by `toScale` from working pixels.
+    std::vector<cv::Point> pileBox(float toScale) const;
+    // The view at rest becomes the last rest (reference_, and referenceFull_ where the fine check
+    // reads it).
+    void takeRest(const cv::Mat& small, const cv::Mat& bgr);
     // The card at rest on the spot with outline `q` (picture pixels): read there, or by its
     // reading in flight where that gave it a deck and the rest's reading did not.
     CountedCard restingCard(const cv::Mat& bgr, const Quad& q,
