@@ -2245,19 +2245,38 @@ TEST(StreamCounter, AChangeAtThePileIsHeldToTheSliversBarWhereItLooksLikeTable) 
 namespace {
 // The clip of `seed` with every card of one back (the test deck seed % decks), dealt onto a spot
 // at 1280x720; `deck` is set to that deck.
-vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck) {
+// With emptyPasses > 0, a hand now and then passes over the pile without a card
+// (DealClipOptions::emptyPasses).
+vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck, float emptyPasses = 0.f) {
     deck = seed % decks().art.size();
     vi::DealClipOptions o;
     o.size = {1280, 720};
+    o.emptyPasses = emptyPasses;
     return vi::renderDealClip({decks().art[deck]}, seed, o);
+}
+
+// The clip of `seed` (oneBackOntoASpot) counted: every card once, all to its deck, at rest.
+void expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f) {
+    SCOPED_TRACE(seed);
+    std::size_t deck = 0;
+    const vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses);
+    if (emptyPasses > 0.f) {
+        EXPECT_GT(clip.frames.size(), 50u * 5u);  // some hands passed
+    }
+    vi::StreamCounter counter(decks().matcher);
+    for (const auto& f : clip.frames) counter.push(f);
+    EXPECT_TRUE(counter.atRest());
+    EXPECT_EQ(counter.count().total(), 50);
+    EXPECT_EQ(counter.count().unknown, 0);
+    EXPECT_EQ(counter.count().counts.at(decks().names[deck]), 50);
 }
 }  // namespace
 
 // One back dealt onto a spot at 1280x720, where a card now and then lands within a working pixel
 // (320 px across) of the one under it: at the working size its pattern, shifted by a few of the
-// frame's own pixels, averages out and nothing changed; at the frame's own size much of the pile's
-// box did (StreamOptions::fineShare). Seed 405: 48 of 50 without the look at full size, 50 with it,
-// every card given to the deck.
+// frame's own pixels, averages out and nothing changed; at the frame's own size much of the top
+// card's outline did (StreamOptions::fineShare). Seed 405: 48 of 50 without the look at full
+// size, 50 with it, every card given to the deck.
 TEST(StreamCounter, ACardLandingSquareOnThePileIsSeenAtTheFramesOwnSize) {
     std::size_t deck = 0;
     const vi::DealClip clip = oneBackOntoASpot(405, deck);
@@ -2282,14 +2301,46 @@ TEST(StreamCounter, ACardLandingSquareOnThePileIsSeenAtTheFramesOwnSize) {
 // deck (distance 1.03-1.36 from every deck); the top card's outline, which the new card now
 // covers, reads it. One back, seed 206 at 1280x720: 3 of 50 were unknown before, none now.
 TEST(StreamCounter, ASliverTooFarFromTheTopCardIsReadByTheTopCardsOutline) {
-    std::size_t deck = 0;
-    const vi::DealClip clip = oneBackOntoASpot(206, deck);
-    vi::StreamCounter counter(decks().matcher);
-    for (const auto& f : clip.frames) counter.push(f);
-    EXPECT_TRUE(counter.atRest());
-    EXPECT_EQ(counter.count().total(), 50);
-    EXPECT_EQ(counter.count().unknown, 0);
-    EXPECT_EQ(counter.count().counts.at(decks().names[deck]), 50);
+    expectEveryCardToItsDeck(206);
+}
+
+// A card landing exactly square on the top card (within a frame's pixel or two, as turned):
+// at the working threshold (28) its pattern, shifted by a pixel or two, changes at most 3% (seed
+// 302) and 9% (seed 503) of the top card at the frame's own size, under the 10% share; a hand
+// passing without a card, none. At StreamOptions::fineThreshold 14: 12.5% and 13%. One back,
+// 1280x720: 48 and 49 of 50 at 28, 50 now.
+TEST(StreamCounter, ACardLandingExactlySquareIsSeenByAFinerThreshold) {
+    for (const std::uint64_t seed : {302u, 503u}) {
+        expectEveryCardToItsDeck(seed);
+        std::size_t deck = 0;
+        const vi::DealClip clip = oneBackOntoASpot(seed, deck);
+        vi::StreamOptions coarse;
+        coarse.fineThreshold = 28;
+        vi::StreamCounter before(decks().matcher, coarse);
+        for (const auto& f : clip.frames) before.push(f);
+        EXPECT_LT(before.count().total(), 50) << seed;
+    }
+}
+
+// A card landing nearly square on the pile whose change at the working size lies mostly where the
+// table model sees table (seed 108: 236 working pixels changed, fewer than a card's share, 230, of
+// them where it sees foreground), and no card was followed in: the change is kept where the top
+// card's own outline changed at the frame's own size. And a card landing turned on the top card,
+// its sliver and the top card together read as no deck (seed 407, the last card): the top card's
+// outline reads it. One back, 1280x720: 49 of 50 found and 1 unknown before; now every card to
+// the deck.
+TEST(StreamCounter, ACardOnThePileIsKeptAndReadByTheTopCardsOwnOutline) {
+    for (const std::uint64_t seed : {108u, 407u}) expectEveryCardToItsDeck(seed);
+}
+
+// A hand that was in view when the last rest was taken (it held still for a frame over the pile's
+// side) and has left since changes the working size at the pile: a change held to the sliver's
+// bar (seeds 308 and 502, 2 and 1 counted too many), or at a lower threshold the pile's 1.3x box
+// at the frame's own size (seed 106, 10% of the card where the fingers were). Neither changes
+// the top card's own pixels, which is what the counter asks now. One back, hands passing over
+// the pile without a card before a card with chance 0.2, 1280x720: every card once.
+TEST(StreamCounter, AHandThatLeftThePilesSideIsNoCard) {
+    for (const std::uint64_t seed : {106u, 308u, 502u}) expectEveryCardToItsDeck(seed, 0.2f);
 }
 
 // Dealing onto a spot, a hand now and then reaches over the pile and leaves without laying a card
@@ -2412,6 +2463,8 @@ TEST(StreamCounter, DISABLED_ThroughTheViewOverManyClips) {
                     so.sliverFraction = float(std::atof(e));
                 // NERTZ_FINE=F: StreamOptions::fineShare (0: off)
                 if (const char* e = std::getenv("NERTZ_FINE")) so.fineShare = float(std::atof(e));
+                // NERTZ_FINE_T=N: StreamOptions::fineThreshold
+                if (const char* e = std::getenv("NERTZ_FINE_T")) so.fineThreshold = std::atoi(e);
                 vi::StreamCounter counter(decks().matcher, so);
                 for (const auto& f : clip.frames) counter.push(f);
                 const auto truth = truthCounts(clip.decks);

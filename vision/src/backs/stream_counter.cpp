@@ -70,9 +70,9 @@ Quad StreamCounter::inPicture(const cv::RotatedRect& r) const {
     return q;
 }
 
-std::vector<cv::Point> StreamCounter::pileBox(float toScale) const {
+std::vector<cv::Point> StreamCounter::pileBox(float toScale, float grow) const {
     cv::Point2f c4[4];
-    cv::RotatedRect(spotTop_.center * toScale, spotTop_.size * (1.3f * toScale), spotTop_.angle)
+    cv::RotatedRect(spotTop_.center * toScale, spotTop_.size * (grow * toScale), spotTop_.angle)
         .points(c4);
     std::vector<cv::Point> pile;
     for (const auto& c : c4) pile.push_back(rounded(c));
@@ -94,17 +94,20 @@ CountedCard StreamCounter::restingCard(const cv::Mat& bgr, const Quad& q,
     return c;
 }
 
+bool StreamCounter::looksFinely(const cv::Mat& bgr) const {
+    return options_.fineShare > 0.f && scale_ <= 0.99f && spotTop_.size.area() > 0.f &&
+           referenceFull_.size() == bgr.size();
+}
+
 bool StreamCounter::pileChangedFinely(const cv::Mat& bgr) const {
-    if (options_.fineShare <= 0.f || scale_ > 0.99f || spotTop_.size.area() <= 0.f ||
-        referenceFull_.size() != bgr.size())
-        return false;
-    std::vector<cv::Point> pile = pileBox(1.f / scale_);
+    if (!looksFinely(bgr)) return false;
+    std::vector<cv::Point> pile = pileBox(1.f / scale_, 1.f);
     const cv::Rect roi = cv::boundingRect(pile) & cv::Rect(cv::Point(0, 0), bgr.size());
     if (roi.area() <= 0) return false;
     cv::Mat atPile = cv::Mat::zeros(roi.size(), CV_8U);
     for (auto& p : pile) p -= roi.tl();
     cv::fillConvexPoly(atPile, pile, cv::Scalar(255));
-    cv::Mat d = changed(bgr(roi), referenceFull_(roi), options_.pixelThreshold) & atPile;
+    cv::Mat d = changed(bgr(roi), referenceFull_(roi), options_.fineThreshold) & atPile;
     cv::morphologyEx(d, d, cv::MORPH_OPEN,
                      cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
     const double card = double(spotTop_.size.area()) / double(scale_ * scale_);
@@ -450,7 +453,11 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
         n >= options_.sliverFraction * area) {
         cv::Mat atPile = cv::Mat::zeros(diff.size(), CV_8U);
         cv::fillConvexPoly(atPile, pileBox(1.f), cv::Scalar(255));
-        if (cv::countNonZero(diff & atPile) >= 0.8 * n) bar = options_.sliverFraction * area;
+        // (where the frame is larger than the working size, only if the top card's own pixels
+        // changed: a hand that was in view at the last rest and left the pile's side is no card)
+        if (cv::countNonZero(diff & atPile) >= 0.8 * n &&
+            (!looksFinely(bgr) || pileChangedFinely(bgr)))
+            bar = options_.sliverFraction * area;
     }
     const bool afterMotion = pending_;
     pending_ = false;
@@ -470,11 +477,12 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     }
     // only what now lies on the table counts: a hand or a moving card seen at the last rest
     // left a change where the table shows again. (Unless a card was followed in and lies there
-    // now: a back near the cloth's colour can look like the table to its colour model.)
+    // now: a back near the cloth's colour can look like the table to its colour model; or the
+    // pile's top card changed at the frame's own size: a card landed nearly square on it.)
     const cv::Mat onTable = diff & tableForeground(small);
     if (cv::countNonZero(onTable) >= bar)
         diff = onTable;
-    else if (!cameToRest) {
+    else if (!cameToRest && !(afterMotion && pileChangedFinely(bgr))) {
         takeRest(small, bgr);
         return fresh;
     }
@@ -493,24 +501,20 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // together, when that is still about one card
     const float cardArea = spotTop_.size.area();
     const bool sliver = cardArea > 0.f && float(cv::countNonZero(diff)) < 0.3f * cardArea;
-    bool sliverAlone = false;
     if (sliver) {
         cv::Point2f top[4];
         spotTop_.points(top);
         for (const auto& c : top) pts.push_back(rounded(c));
         const cv::RotatedRect both = cv::minAreaRect(pts);
-        if (both.size.area() <= 1.25f * cardArea)
-            box = both;
-        else
-            sliverAlone = true;
+        if (both.size.area() <= 1.25f * cardArea) box = both;
     } else {
         spotTop_ = box;
     }
     CountedCard c = restingCard(bgr, inPicture(box), cameToRest);
-    // a sliver too far from the top card to make one card with it, read as no deck: the new card
-    // lies over most of the top card's outline, so that outline reads it (a part of a card alone
-    // is often like no deck)
-    if (c.deck < 0 && sliverAlone) {
+    // a sliver read as no deck (too far from the top card to make one card with it, so a part of
+    // a card alone; or the two together, turned against each other, a box wider than either):
+    // the new card lies over most of the top card's outline, so that outline reads it
+    if (c.deck < 0 && sliver) {
         CountedCard onTop = attributeCard(bgr, inPicture(spotTop_), {}, *matcher_);
         if (onTop.deck >= 0) c = onTop;
     }

@@ -35,11 +35,18 @@ struct StreamOptions {
     // a hand that nudges the pile is counted too); 0: off
     float sliverFraction = 0.0015f;
     // ... or, after something moved and nothing changed at the working size, at least this share
-    // of the pile's top card changed at the frame's own size within its box (a card landing within
-    // a working pixel of the one under it: its pattern, shifted by a few of the frame's pixels,
-    // averages out at the working size; a hand passing without a card changes nothing there).
-    // 0: off. models/training/BACKS.md, "A card landing square on the pile, seen at full size".
+    // of the pile's top card changed at the frame's own size within its outline (a card landing
+    // within a working pixel of the one under it: its pattern, shifted by a few of the frame's
+    // pixels, averages out at the working size; a hand passing without a card changes nothing
+    // there). The same look vetoes a change held to the sliver's bar above: a hand that left the
+    // pile's side since the last rest (taken with it in view) changes the working size there, but
+    // not the top card's own pixels. 0: off. models/training/BACKS.md, "A card landing square on
+    // the pile, seen at full size" and "The top card's own outline at full size".
     float fineShare = 0.1f;
+    // ... a pixel changed there: largest channel difference above this (below pixelThreshold: a
+    // card landing exactly square shifts its pattern by a pixel or two, a small change at each
+    // pixel; the 3x3 opening takes the sensor's noise off)
+    int fineThreshold = 14;
     // Cards through the view (see above): a piece is card-shaped when it fills >= cardFill of its
     // smallest rectangle (movingFill when it moves), of aspect minAspect..maxAspect; counted after
     // >= minCardViews such frames (1 finds a few more fast cards and counts a few twice: BACKS.md).
@@ -121,13 +128,15 @@ class StreamCounter {
     void follow(const cv::Mat& bgr, const cv::Mat& small, const cv::Mat& previous, int index,
                 std::vector<CountedCard>& fresh);
     void countCard(CountedCard c, int index, std::vector<CountedCard>& fresh);
-    // Whether, at the frame's own size, the box of the pile's top card (spotTop_) changed by at
-    // least StreamOptions::fineShare of the card against the last rest (referenceFull_).
+    // Whether, at the frame's own size, the outline of the pile's top card (spotTop_) changed by
+    // at least StreamOptions::fineShare of the card against the last rest (referenceFull_).
     bool pileChangedFinely(const cv::Mat& bgr) const;
+    // Whether that look can be taken (on, a working size below the frame's, a top card, a rest).
+    bool looksFinely(const cv::Mat& bgr) const;
     // A box of working pixels as an outline in the picture's pixels.
     Quad inPicture(const cv::RotatedRect& r) const;
-    // The pile's box (1.3 times its top card, spotTop_) scaled by `toScale` from working pixels.
-    std::vector<cv::Point> pileBox(float toScale) const;
+    // The pile's box (`grow` times its top card, spotTop_) scaled by `toScale` from working pixels.
+    std::vector<cv::Point> pileBox(float toScale, float grow = 1.3f) const;
     // The view at rest becomes the last rest (reference_, and referenceFull_ where the fine check
     // reads it).
     void takeRest(const cv::Mat& small, const cv::Mat& bgr);
