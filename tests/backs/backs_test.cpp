@@ -2247,19 +2247,21 @@ namespace {
 // at 1280x720; `deck` is set to that deck.
 // With emptyPasses > 0, a hand now and then passes over the pile without a card
 // (DealClipOptions::emptyPasses).
-vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck, float emptyPasses = 0.f) {
+vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck, float emptyPasses = 0.f,
+                              float noise = 2.f) {
     deck = seed % decks().art.size();
     vi::DealClipOptions o;
     o.size = {1280, 720};
     o.emptyPasses = emptyPasses;
+    o.noise = noise;
     return vi::renderDealClip({decks().art[deck]}, seed, o);
 }
 
 // The clip of `seed` (oneBackOntoASpot) counted: every card once, all to its deck, at rest.
-void expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f) {
+void expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f, float noise = 2.f) {
     SCOPED_TRACE(seed);
     std::size_t deck = 0;
-    const vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses);
+    const vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses, noise);
     if (emptyPasses > 0.f) {
         EXPECT_GT(clip.frames.size(), 50u * 5u);  // some hands passed
     }
@@ -2342,6 +2344,14 @@ TEST(StreamCounter, ACardOnThePileIsKeptAndReadByTheTopCardsOwnOutline) {
 TEST(StreamCounter, AHandThatLeftThePilesSideIsNoCard) {
     for (const std::uint64_t seed : {106u, 308u, 502u}) expectEveryCardToItsDeck(seed, 0.2f);
 }
+
+// A noisier camera (a dim room: noise 8 levels per channel, against the clips' 2): the look at the
+// frame's own size compares single pixels at a channel threshold of 14, which noise alone now
+// passes in about half of them; after the 3x3 opening about 1% are left (two frames of such
+// noise), far under a tenth of the card. Hands passing over the pile without a card are still not counted, and
+// every card is. One back, seed 101, 1280x720 (the sweep at noise 5 and 8 over set 100 with hands:
+// 19 of 20 clips exact each, no hand counted, no card missed; BACKS.md).
+TEST(StreamCounter, ANoisyCameraCountsNoHandAtThePile) { expectEveryCardToItsDeck(101, 0.2f, 8.f); }
 
 // Dealing onto a spot, a hand now and then reaches over the pile and leaves without laying a card
 // (DealClipOptions::emptyPasses: before a card with chance 0.3): nothing new lies on the spot at
@@ -2449,6 +2459,8 @@ TEST(StreamCounter, DISABLED_ThroughTheViewOverManyClips) {
                 // NERTZ_EMPTY=P: onto a spot, a hand passes over the pile without a card before
                 // a card with chance P (DealClipOptions::emptyPasses)
                 if (const char* e = std::getenv("NERTZ_EMPTY")) o.emptyPasses = float(std::atof(e));
+                // NERTZ_NOISE=S: the camera's noise, per channel (DealClipOptions::noise)
+                if (const char* e = std::getenv("NERTZ_NOISE")) o.noise = float(std::atof(e));
                 // NERTZ_ONE_DECK=1: every card of a clip is of one deck (seed % 4), as when one
                 // player's cards are counted
                 const bool oneDeck = std::getenv("NERTZ_ONE_DECK") != nullptr;

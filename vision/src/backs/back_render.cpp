@@ -129,9 +129,9 @@ RenderedView renderEnrolmentView(const cv::Mat& back, std::uint64_t seed, cv::Si
 namespace {
 
 // A camera's flicker and sensor noise on a finished frame.
-void cameraLook(cv::RNG& rng, cv::Mat& frame) {
+void cameraLook(cv::RNG& rng, cv::Mat& frame, float noise) {
     frame.convertTo(frame, CV_8UC3, rng.uniform(0.985, 1.015));
-    addNoise(rng, frame, 2.0);
+    addNoise(rng, frame, noise);
 }
 
 DealClip renderThroughClip(const std::vector<cv::Mat>& backs, cv::RNG& rng,
@@ -207,7 +207,7 @@ DealClip renderThroughClip(const std::vector<cv::Mat>& backs, cv::RNG& rng,
         }
         cv::Mat frame;
         acc.convertTo(frame, CV_8UC3, 1.0 / instants);
-        cameraLook(rng, frame);
+        cameraLook(rng, frame, o.noise);
         clip.frames.push_back(frame);
     }
     return clip;
@@ -242,7 +242,7 @@ DealClip renderDealClip(const std::vector<cv::Mat>& backs, std::uint64_t seed,
                     const cv::Point2f tip(over.x, float(o.size.height) + (over.y - float(o.size.height)) * reach);
                     drawHand(skin, frame, tip, h * 0.8f);
                 }
-                cameraLook(rng, frame);
+                cameraLook(rng, frame, o.noise);
                 clip.frames.push_back(frame);
             }
         }
@@ -268,7 +268,7 @@ DealClip renderDealClip(const std::vector<cv::Mat>& backs, std::uint64_t seed,
                     drawCard(table, back, cardPose(rest, h, aspect, angle));  // it lands
                 frame = table.clone();
             }
-            cameraLook(rng, frame);  // light flicker and sensor noise
+            cameraLook(rng, frame, o.noise);  // light flicker and sensor noise
             clip.frames.push_back(frame);
         }
     }

@@ -36,6 +36,9 @@ struct DealClipOptions {
     // a seed stay as they were).
     float emptyPasses = 0.f;
     int stopAfterFrames = -1;  // >= 0: the clip is cut after this many frames (a camera that stops)
+    // the camera's sensor noise: standard deviation per channel, 8-bit levels (a webcam in good
+    // light 2, in a dim room 5 or more)
+    float noise = 2.f;
     // Through the view instead of onto a spot: every framesPerCard frames a card enters at one edge
     // and slides across to leave at the other in crossFrames frames (so about crossFrames /
     // framesPerCard cards are in view at once), smeared along its motion like a camera's exposure;
