@@ -2192,15 +2192,44 @@ TEST(StreamCounter, ACardFollowedOntoTheSpotIsCountedWhenItsChangeLooksLikeTable
     }
 }
 
+namespace {
+// The clip of `seed` with every card of one back (the test deck seed % decks), dealt onto a spot
+// at 1280x720; `deck` is set to that deck. With emptyPasses > 0, a hand now and then passes over
+// the pile without a card (DealClipOptions::emptyPasses); noise: DealClipOptions::noise.
+vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck, float emptyPasses = 0.f,
+                              float noise = 2.f) {
+    deck = seed % decks().art.size();
+    vi::DealClipOptions o;
+    o.size = {1280, 720};
+    o.emptyPasses = emptyPasses;
+    o.noise = noise;
+    return vi::renderDealClip({decks().art[deck]}, seed, o);
+}
+
+// The clip of `seed` (oneBackOntoASpot) counted: every card once, all to its deck, at rest.
+void expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f, float noise = 2.f) {
+    SCOPED_TRACE(seed);
+    std::size_t deck = 0;
+    const vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses, noise);
+    if (emptyPasses > 0.f) {
+        EXPECT_GT(clip.frames.size(), 50u * 5u);  // some hands passed
+    }
+    vi::StreamCounter counter(decks().matcher);
+    for (const auto& f : clip.frames) counter.push(f);
+    EXPECT_TRUE(counter.atRest());
+    EXPECT_EQ(counter.count().total(), 50);
+    EXPECT_EQ(counter.count().unknown, 0);
+    EXPECT_EQ(counter.count().counts.at(decks().names[deck]), 50);
+}
+}  // namespace
+
 // One player's cards counted onto a spot: every card of one back, so a card landing nearly square
 // on the one before changes only a sliver where the two do not overlap (1280x720, seed 102: 7 of 50
 // changed less than a card-sized share). After something moved, a sliver at the pile's top card is
 // a card. (The look at the frame's own size, StreamOptions::fineShare, finds each of them too.)
 TEST(StreamCounter, CardsOfOneBackLandingNearlySquareOnThePileAreEachCounted) {
-    vi::DealClipOptions o;
-    o.size = {1280, 720};
-    const std::size_t deck = 102 % decks().art.size();
-    const vi::DealClip clip = vi::renderDealClip({decks().art[deck]}, 102, o);
+    std::size_t deck = 0;
+    const vi::DealClip clip = oneBackOntoASpot(102, deck);
     vi::StreamOptions neither, slivers, fine;
     neither.sliverFraction = fine.sliverFraction = 0.f;
     neither.fineShare = slivers.fineShare = 0.f;
@@ -2241,38 +2270,6 @@ TEST(StreamCounter, AChangeAtThePileIsHeldToTheSliversBarWhereItLooksLikeTable) 
         EXPECT_LE(counter.count().unknown, 1);
     }
 }
-
-namespace {
-// The clip of `seed` with every card of one back (the test deck seed % decks), dealt onto a spot
-// at 1280x720; `deck` is set to that deck.
-// With emptyPasses > 0, a hand now and then passes over the pile without a card
-// (DealClipOptions::emptyPasses).
-vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck, float emptyPasses = 0.f,
-                              float noise = 2.f) {
-    deck = seed % decks().art.size();
-    vi::DealClipOptions o;
-    o.size = {1280, 720};
-    o.emptyPasses = emptyPasses;
-    o.noise = noise;
-    return vi::renderDealClip({decks().art[deck]}, seed, o);
-}
-
-// The clip of `seed` (oneBackOntoASpot) counted: every card once, all to its deck, at rest.
-void expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f, float noise = 2.f) {
-    SCOPED_TRACE(seed);
-    std::size_t deck = 0;
-    const vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses, noise);
-    if (emptyPasses > 0.f) {
-        EXPECT_GT(clip.frames.size(), 50u * 5u);  // some hands passed
-    }
-    vi::StreamCounter counter(decks().matcher);
-    for (const auto& f : clip.frames) counter.push(f);
-    EXPECT_TRUE(counter.atRest());
-    EXPECT_EQ(counter.count().total(), 50);
-    EXPECT_EQ(counter.count().unknown, 0);
-    EXPECT_EQ(counter.count().counts.at(decks().names[deck]), 50);
-}
-}  // namespace
 
 // One back dealt onto a spot at 1280x720, where a card now and then lands within a working pixel
 // (320 px across) of the one under it: at the working size its pattern, shifted by a few of the

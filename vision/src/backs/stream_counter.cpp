@@ -449,23 +449,30 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // pile's top card is one too. So is a larger change there whose part on the table's foreground
     // (below) is under minCardFraction: it is held to the sliver's bar, not a stricter one.
     double bar = options_.minCardFraction * area;
-    if (pending_ && options_.sliverFraction > 0.f && spotTop_.size.area() > 0.f &&
+    const bool afterMotion = pending_;
+    pending_ = false;
+    // the pile's top card at the frame's own size (pileChangedFinely), looked at once at most,
+    // before this view becomes the rest; only after something moved
+    std::optional<bool> finely;
+    auto changedFinely = [&] {
+        if (!finely) finely = afterMotion && pileChangedFinely(bgr);
+        return *finely;
+    };
+    if (afterMotion && options_.sliverFraction > 0.f && spotTop_.size.area() > 0.f &&
         n >= options_.sliverFraction * area) {
         cv::Mat atPile = cv::Mat::zeros(diff.size(), CV_8U);
         cv::fillConvexPoly(atPile, pileBox(1.f), cv::Scalar(255));
         // (where the frame is larger than the working size, only if the top card's own pixels
         // changed: a hand that was in view at the last rest and left the pile's side is no card)
         if (cv::countNonZero(diff & atPile) >= 0.8 * n &&
-            (!looksFinely(bgr) || pileChangedFinely(bgr)))
+            (!looksFinely(bgr) || changedFinely()))
             bar = options_.sliverFraction * area;
     }
-    const bool afterMotion = pending_;
-    pending_ = false;
     // A card landing within a working pixel of the one under it, of the same back, changes
     // nothing at the working size: its pattern, shifted by a few of the frame's own pixels,
     // averages out. At the frame's own size it changes much of the pile's box; a hand that
     // passed without a card changes nothing there (StreamOptions::fineShare).
-    if (n < bar && afterMotion && pileChangedFinely(bgr)) {
+    if (n < bar && changedFinely()) {
         takeRest(small, bgr);
         countCard(restingCard(bgr, inPicture(spotTop_), cameToRest), index, fresh);
         return fresh;
@@ -482,7 +489,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     const cv::Mat onTable = diff & tableForeground(small);
     if (cv::countNonZero(onTable) >= bar)
         diff = onTable;
-    else if (!cameToRest && !(afterMotion && pileChangedFinely(bgr))) {
+    else if (!cameToRest && !changedFinely()) {
         takeRest(small, bgr);
         return fresh;
     }
