@@ -2206,20 +2206,26 @@ vi::DealClip oneBackOntoASpot(std::uint64_t seed, std::size_t& deck, float empty
     return vi::renderDealClip({decks().art[deck]}, seed, o);
 }
 
-// The clip of `seed` (oneBackOntoASpot) counted: every card once, all to its deck, at rest.
-void expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f, float noise = 2.f) {
-    SCOPED_TRACE(seed);
-    std::size_t deck = 0;
-    const vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses, noise);
-    if (emptyPasses > 0.f) {
-        EXPECT_GT(clip.frames.size(), 50u * 5u);  // some hands passed
-    }
+// A one-back clip of test deck `deck` counted: every card once, all to its deck, at rest.
+void expectEveryCardToItsDeck(const vi::DealClip& clip, std::size_t deck) {
     vi::StreamCounter counter(decks().matcher);
     for (const auto& f : clip.frames) counter.push(f);
     EXPECT_TRUE(counter.atRest());
     EXPECT_EQ(counter.count().total(), 50);
     EXPECT_EQ(counter.count().unknown, 0);
     EXPECT_EQ(counter.count().counts.at(decks().names[deck]), 50);
+}
+
+// The clip of `seed` (oneBackOntoASpot) counted so; returns it.
+vi::DealClip expectEveryCardToItsDeck(std::uint64_t seed, float emptyPasses = 0.f, float noise = 2.f) {
+    SCOPED_TRACE(seed);
+    std::size_t deck = 0;
+    vi::DealClip clip = oneBackOntoASpot(seed, deck, emptyPasses, noise);
+    if (emptyPasses > 0.f) {
+        EXPECT_GT(clip.frames.size(), 50u * 5u);  // some hands passed
+    }
+    expectEveryCardToItsDeck(clip, deck);
+    return clip;
 }
 }  // namespace
 
@@ -2310,9 +2316,7 @@ TEST(StreamCounter, ASliverTooFarFromTheTopCardIsReadByTheTopCardsOutline) {
 // 1280x720: 48 and 49 of 50 at 28, 50 now.
 TEST(StreamCounter, ACardLandingExactlySquareIsSeenByAFinerThreshold) {
     for (const std::uint64_t seed : {302u, 503u}) {
-        expectEveryCardToItsDeck(seed);
-        std::size_t deck = 0;
-        const vi::DealClip clip = oneBackOntoASpot(seed, deck);
+        const vi::DealClip clip = expectEveryCardToItsDeck(seed);  // rendered once for both counts
         vi::StreamOptions coarse;
         coarse.fineThreshold = 28;
         vi::StreamCounter before(decks().matcher, coarse);
