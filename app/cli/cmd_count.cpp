@@ -909,7 +909,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                  noComplete = false, noRefine = false, noSceneCards = false, noPairLook = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
-                 noWholeAlone = false, noIfKnown = false;
+                 noWholeAlone = false, noIfKnown = false, noLoneCards = false;
             std::string dumpTerms;
         };
         auto a = std::make_shared<Args>();
@@ -969,6 +969,12 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "complete a smaller card alone on the table to the scene's card size as if others lay "
             "across it (the finder before 2026-11-30, twenty-fourth session; BACKS.md, \"Whole "
             "cards alone on the table\")");
+        cmd->add_flag(
+            "--no-lone-cards", a->noLoneCards,
+            "read a card alone on the table as a row when the row reader finds clear edges in its "
+            "print, and count it by its pieces when the segmenter gives it two middles or more, "
+            "whatever few sides the segmenter marks in it (the finder before 2026-12-01; BACKS.md, "
+            "\"A card on its own read as strips\")");
         cmd->add_flag(
             "--no-if-known", a->noIfKnown,
             "take no piece of card pixels that no middle took under half a card, not even where it "
@@ -1229,6 +1235,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->rowsByMiddles) finder.unclearRowMiddles = 0.f;
                 if (a->noWholeCards) finder.wholeCardOutline = 0.f;
                 if (a->noWholeAlone) finder.wholeAloneShare = 0.f;
+                if (a->noLoneCards) finder.loneCardOutline = 0.f;
                 if (a->noIfKnown) finder.leftoverIfKnownShare = finder.leftoverShare;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);

@@ -1207,6 +1207,61 @@ TEST(BackFinder, ASmallerCardAloneOnTheTableKeepsItsOwnOutline) {
     EXPECT_LE(2 * withRule, without);
 }
 
+// The boxed NERTZ colour deck's back (diagonal lines and a lettered band) lying alone on the table
+// is one card. The row reader read such a card as a row of strips and the segmenter gave it up to
+// three middles (`synth_41_000010` of a NERTZ colour batch set: 4 cards apart, 14 counted), while its
+// outline map marks the lines too much for BackFinderOptions::wholeCardOutline to tell a whole card
+// (BACKS.md, "A card on its own read as strips"). The generator's batch scenes of that deck alone
+// (its colours as the decks): a card showing whole with no other card's outline near it is found
+// once, and the count over the scenes is nearer the truth than reading such cards as rows.
+TEST(BackFinder, ANertzColourCardAloneIsOneCard) {
+    namespace sy = nertz::synth;
+    sy::SceneOptions o;
+    o.kind = sy::SceneKind::Backs;
+    const std::vector<sy::CardDesign> designs{sy::makeNertzColourDesign()};  // the generator keeps a reference
+    const sy::SceneGenerator gen(designs, o);
+    vi::BackFinderOptions before;
+    before.loneCardOutline = 0.f;
+    int errorWith = 0, errorWithout = 0, alone = 0, aloneOnce = 0, aloneOnceBefore = 0;
+    for (std::uint64_t seed = 0; seed < 24; ++seed) {
+        const sy::Scene s = gen.generate(seed);
+        int truth = 0;
+        for (const auto& c : s.cards) truth += !c.faceUp && c.visibleFraction >= 0.05 ? 1 : 0;
+        const auto got = vi::findBackCards(s.image);
+        const auto old = vi::findBackCards(s.image, before);
+        errorWith += std::abs(int(got.size()) - truth);
+        errorWithout += std::abs(int(old.size()) - truth);
+        // each back lying whole and apart (no other card's corner within 0.75 of its diagonal of its middle)
+        for (std::size_t i = 0; i < s.cards.size(); ++i) {
+            const auto& c = s.cards[i];
+            if (c.faceUp || c.visibleFraction < 0.98) continue;
+            const cv::Point2f mid = (c.quad[0] + c.quad[1] + c.quad[2] + c.quad[3]) * 0.25f;
+            const float len = 0.75f * float(cv::norm(c.quad[2] - c.quad[0]));  // past its own corners
+            bool apart = true;
+            for (std::size_t j = 0; j < s.cards.size(); ++j)
+                for (const auto& p : s.cards[j].quad)
+                    apart = apart && (j == i || cv::norm(p - mid) > len);
+            if (!apart) continue;
+            ++alone;
+            auto inside = [&](const std::vector<vi::BackCandidate>& found) {
+                int n = 0;
+                for (const auto& f : found)
+                    n += cv::pointPolygonTest(c.quad, vi::quadCentre(f.quad), false) > 0 ? 1 : 0;
+                return n;
+            };
+            aloneOnce += inside(got) == 1 ? 1 : 0;
+            aloneOnceBefore += inside(old) == 1 ? 1 : 0;
+        }
+    }
+    std::cerr << "NERTZ colour batch scenes: |found - true| " << errorWith << " (" << errorWithout
+              << " reading lone cards as rows); cards alone found once " << aloneOnce << " of "
+              << alone << " (" << aloneOnceBefore << ")\n";
+    ASSERT_GE(alone, 10) << "too few cards alone: the test shows nothing";
+    EXPECT_EQ(aloneOnce, alone);
+    EXPECT_LT(errorWith, errorWithout);
+    EXPECT_LT(aloneOnceBefore, alone);
+}
+
 // Card pixels that no middle of the segmenter took and that make a quarter to a half of a card (a
 // card mostly under others) are found only when asked for (BackFinderOptions::ifKnownPieces, as
 // countBacks asks), marked ifKnown; countBacks keeps such a piece only where it reads it as an

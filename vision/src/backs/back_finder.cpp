@@ -2116,6 +2116,19 @@ std::vector<BackCandidate> findAtWorkSize(const cv::Mat& bgr, const BackFinderOp
             // clear edges across one card seen whole (a back printed with stripes or a lattice,
             // larger than the scene's card): not a row
             if (clear && !byCentres && wholeCard(b, edges, options.wholeCardOutline)) clear = false;
+            // a card on its own: a blob of a card's shape with four corners that it fills, few card
+            // sides marked inside it, read as a row or holding two middles or more: one card whose
+            // print the row reader and the centre head cut up (BackFinderOptions::loneCardOutline)
+            Quad lone;
+            float loneLong = 0.f;
+            if (options.loneCardOutline > 0.f && !isGroup[i + 1] && (clear || inBlob[i + 1] >= 2) &&
+                outlineShare(b.contour, edges) < options.loneCardOutline && fourCorners(b, lone, loneLong)) {
+                BackCandidate c;
+                c.quad = lone;
+                emit({c}, false);
+                ribbon[i + 1] = 1;  // its pieces are no cards of their own
+                return;
+            }
             // its middles make it a row, unless its unclear reading found too few cards for them
             // (BackFinderOptions::unclearRowMiddles): then its pieces count it better
             const bool rowAnyway =

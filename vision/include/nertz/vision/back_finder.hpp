@@ -95,6 +95,14 @@ struct BackFinderOptions {
     // reader finds in its print (stripes, a lattice). 0: off (the finder before 2026-11-27,
     // seventh session).
     float wholeCardOutline = 0.1f;
+    // A blob of a card's shape alone on the table (it fills its box, has a card's four corners and
+    // fills them) with under this share of its inside marked as card sides (outlineShare) is one
+    // card, though the row reader reads clear edges in it or the segmenter gives it two middles or
+    // more: the boxed NERTZ colour deck's back (diagonal lines, a lettered band) was read as strips
+    // and given up to three middles, and its lines mark 0.06-0.24 (over wholeCardOutline); short
+    // ribbon rows alone on the table mark 0.35-0.40 or more (train sets; BACKS.md, "A card on its
+    // own read as strips"). 0: off (the finder before 2026-12-01).
+    float loneCardOutline = 0.3f;
     double minOutlineLine = 14;     // outline stretches shorter than this (work px) cut nothing
     float pieceCardFill = 0.75f;    // a piece filling this share of its box (and card-shaped) is a
                                     // whole card: these give the scene's card size
