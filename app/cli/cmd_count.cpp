@@ -909,7 +909,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                  noComplete = false, noRefine = false, noSceneCards = false, noPairLook = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
-                 noWholeAlone = false, noIfKnown = false, noLoneCards = false;
+                 noWholeAlone = false, noIfKnown = false, noLoneCards = false, noOversizedFit = false;
             std::string dumpTerms;
         };
         auto a = std::make_shared<Args>();
@@ -975,6 +975,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "print, and count it by its pieces when the segmenter gives it two middles or more, "
             "whatever few sides the segmenter marks in it (the finder before 2026-12-01; BACKS.md, "
             "\"A card on its own read as strips\")");
+        cmd->add_flag(
+            "--no-oversized-fit", a->noOversizedFit,
+            "give a piece whose outline comes to more than 1.5 of the scene's whole card that "
+            "outline, not the cards of the scene's size fitted into it (the finder before "
+            "2026-12-01, thirty-first session; BACKS.md, \"Outlines larger than a card refitted\")");
         cmd->add_flag(
             "--no-if-known", a->noIfKnown,
             "take no piece of card pixels that no middle took under half a card, not even where it "
@@ -1236,6 +1241,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->noWholeCards) finder.wholeCardOutline = 0.f;
                 if (a->noWholeAlone) finder.wholeAloneShare = 0.f;
                 if (a->noLoneCards) finder.loneCardOutline = 0.f;
+                if (a->noOversizedFit) finder.oversizedPieceFit = 0.f;
                 if (a->noIfKnown) finder.leftoverIfKnownShare = finder.leftoverShare;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);

@@ -614,6 +614,9 @@ std::vector<int> chainRibbonEdges(const std::vector<float>& p, float& score) {
                 topJ = j;
             }
         }
+    // every peak past kGapMax from the row's end, and no pair of them a chain: no edge (pk[-1] was
+    // read here before 2026-12-01)
+    if (topJ < 0) return {0};
     score = top;
     std::vector<int> edges{pk[std::size_t(topJ)]};
     for (int i = topI, j = topJ; i >= 0;) {
@@ -1073,6 +1076,23 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
         std::vector<cv::Point> simple;
         cv::approxPolyDP(b.contour, simple, 1.0, true);
         for (const auto& p : simple) c.shows.emplace_back(float(p.x), float(p.y));
+    } else if (const double ref = wholeArea > 0 ? wholeArea : cardArea;
+               !whole && options.oversizedPieceFit > 0.f &&
+               quadArea(c.quad) > options.oversizedPieceFit * ref) {
+        // an outline far larger than the scene's whole card: the piece took pixels of the cards
+        // beside it; cards of the scene's size fitted into it (BackFinderOptions::oversizedPieceFit)
+        auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
+        // at most as many cards as the piece has cards' worth of pixels, from a quarter up (a card
+        // a hand lies across is one card, however far its outline reaches)
+        const std::size_t most = std::size_t(std::max(1L, std::lround(b.area / ref + 0.25)));
+        if (cards.size() > most) cards.resize(most);
+        if (!cards.empty()) {
+            for (auto& k : cards) {
+                out.push_back(std::move(k));
+                anchors.push_back(b.contour.front());
+            }
+            return;
+        }
     }
     out.push_back(std::move(c));
     anchors.push_back(b.contour.front());

@@ -132,6 +132,14 @@ struct BackFinderOptions {
     // lie across: its card is completed to the scene's card size under them, and attribution reads
     // only the part that shows (BackCandidate::shows). 0: pieces are given as they show.
     float completeBelow = 0.85f;
+    // A piece that is no whole card, and not completed, whose outline (its four corners, or its
+    // box) comes to more than this share of the scene's whole card (the median of the pieces that
+    // are whole cards; else the card size): its middle took pixels of the cards beside or under it
+    // (two cards crossing, a card pressed against another), and its outline spans them. Cards of the
+    // scene's size are fitted into it as into a cluster (one that fits it better, or two); kept as
+    // it was when none fits. 0: off (the finder before 2026-12-01, thirty-first session; BACKS.md,
+    // "Outlines larger than a card refitted").
+    float oversizedPieceFit = 1.5f;
     // ... except a piece alone on the table: one with a card's four corners that it fills
     // (fourCorners), at least wholeAloneShare of a card, clear of the picture's edge, with no other
     // card's pixel beside any of its sides. Nothing lies across it, so it is a whole card, smaller
