@@ -91,6 +91,31 @@ nertz::synth::CardDesign backOnlyDesign(const std::string& name, const cv::Mat& 
     return d;
 }
 
+// The generator's loose sorts of the four test decks' backs (backOnlyDesign). The designs live as
+// long as the generator: SceneGenerator keeps a reference to them.
+const nertz::synth::SceneGenerator& testBackLooseSorts() {
+    namespace sy = nertz::synth;
+    static const std::vector<sy::CardDesign> designs = [] {
+        std::vector<sy::CardDesign> d;
+        for (std::size_t k = 0; k < decks().art.size(); ++k)
+            d.push_back(backOnlyDesign("test" + std::to_string(k), decks().art[k]));
+        return d;
+    }();
+    static const sy::SceneGenerator gen(designs, [] {
+        sy::SceneOptions o;
+        o.kind = sy::SceneKind::Loose;
+        return o;
+    }());
+    return gen;
+}
+
+// The face-down cards of a generated scene that eval-count scores: showing 5% of themselves or more.
+int faceDownShown(const nertz::synth::Scene& s) {
+    int n = 0;
+    for (const auto& c : s.cards) n += !c.faceUp && c.visibleFraction >= 0.05 ? 1 : 0;
+    return n;
+}
+
 // The mean distance of `q`'s corners to the corners of the nearest card of `truth`, in either
 // corner order and from any first corner.
 double nearestCardCornerError(const vi::Quad& q, const std::vector<vi::Quad>& truth) {
@@ -1228,8 +1253,7 @@ TEST(BackFinder, ANertzColourCardAloneIsOneCard) {
     int errorWith = 0, errorWithout = 0, alone = 0, aloneOnce = 0, aloneOnceBefore = 0;
     for (std::uint64_t seed = 0; seed < 24; ++seed) {
         const sy::Scene s = gen.generate(seed);
-        int truth = 0;
-        for (const auto& c : s.cards) truth += !c.faceUp && c.visibleFraction >= 0.05 ? 1 : 0;
+        const int truth = faceDownShown(s);
         const auto got = vi::findBackCards(s.image);
         const auto old = vi::findBackCards(s.image, before);
         errorWith += std::abs(int(got.size()) - truth);
@@ -1269,24 +1293,18 @@ TEST(BackFinder, ANertzColourCardAloneIsOneCard) {
 // pressed against another) was given an outline spanning them, far larger than a card: the cards
 // it spans counted as one, or one counted where none lies. Such an outline, over 1.5 of the scene's
 // whole card, has cards of the scene's size fitted into it (BackFinderOptions::oversizedPieceFit;
-// BACKS.md, "Outlines larger than a card refitted": the train loose sort's error 2.91 -> 2.74 cards
+// BACKS.md, "Outlines larger than a card refitted": the train loose sort's error 2.91 -> 2.72 cards
 // a scene). On the generator's loose sorts of the four test backs the count over the scenes is
 // nearer the truth than with the spanning outlines, and some scene's count changes.
 TEST(BackFinder, OutlinesLargerThanACardAreRefitted) {
     namespace sy = nertz::synth;
-    std::vector<sy::CardDesign> designs;
-    for (std::size_t k = 0; k < decks().art.size(); ++k)
-        designs.push_back(backOnlyDesign("test" + std::to_string(k), decks().art[k]));
-    sy::SceneOptions o;
-    o.kind = sy::SceneKind::Loose;
-    const sy::SceneGenerator gen(designs, o);
+    const sy::SceneGenerator& gen = testBackLooseSorts();
     vi::BackFinderOptions before;
     before.oversizedPieceFit = 0.f;
     int errorWith = 0, errorWithout = 0, changed = 0;
     for (std::uint64_t seed = 0; seed < 16; ++seed) {
         const sy::Scene s = gen.generate(seed);
-        int truth = 0;
-        for (const auto& c : s.cards) truth += !c.faceUp && c.visibleFraction >= 0.05 ? 1 : 0;
+        const int truth = faceDownShown(s);
         const int got = int(vi::findBackCards(s.image).size());
         const int old = int(vi::findBackCards(s.image, before).size());
         errorWith += std::abs(got - truth);
@@ -1308,12 +1326,7 @@ TEST(BackFinder, OutlinesLargerThanACardAreRefitted) {
 // finder is the one before: the same cards. On the generator's loose sorts of four test backs.
 TEST(BackFinder, HalfShownPiecesAreFoundOnlyWhenAskedFor) {
     namespace sy = nertz::synth;
-    std::vector<sy::CardDesign> designs;
-    for (std::size_t k = 0; k < decks().art.size(); ++k)
-        designs.push_back(backOnlyDesign("test" + std::to_string(k), decks().art[k]));
-    sy::SceneOptions o;
-    o.kind = sy::SceneKind::Loose;
-    const sy::SceneGenerator gen(designs, o);
+    const sy::SceneGenerator& gen = testBackLooseSorts();
     int flagged = 0;
     for (std::uint64_t seed = 0; seed < 12; ++seed) {
         const sy::Scene s = gen.generate(seed);

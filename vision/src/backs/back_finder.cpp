@@ -1047,17 +1047,18 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
                const BackFinderOptions& options, std::vector<BackCandidate>& out,
                std::vector<cv::Point>& anchors, double wholeArea = 0) {
     const double cardArea = double(cardLong) * cardLong / options.cardAspect;
-    if (b.area > options.maxPieceCards * cardArea &&
-        !wholeCard(b, outline, options.wholeCardOutline)) {
-        auto cards = fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f);
-        if (!cards.empty()) {
-            for (auto& c : cards) {
-                out.push_back(std::move(c));
-                anchors.push_back(b.contour.front());
-            }
-            return;
+    // cards fitted into the piece go out in its stead, when there are any
+    auto fitted = [&](std::vector<BackCandidate> cards) {
+        for (auto& c : cards) {
+            out.push_back(std::move(c));
+            anchors.push_back(b.contour.front());
         }
-    }
+        return !cards.empty();
+    };
+    if (b.area > options.maxPieceCards * cardArea &&
+        !wholeCard(b, outline, options.wholeCardOutline) &&
+        fitted(fitCards(b, fg, outline, cardLong, options.cardAspect, 0.5f)))
+        return;
     BackCandidate c;
     cv::Point2f q[4];
     b.box.points(q);
@@ -1086,13 +1087,7 @@ void emitPiece(const Blob& b, const cv::Mat& fg, const cv::Mat& outline, float c
         // a hand lies across is one card, however far its outline reaches)
         const std::size_t most = std::size_t(std::max(1L, std::lround(b.area / ref + 0.25)));
         if (cards.size() > most) cards.resize(most);
-        if (!cards.empty()) {
-            for (auto& k : cards) {
-                out.push_back(std::move(k));
-                anchors.push_back(b.contour.front());
-            }
-            return;
-        }
+        if (fitted(std::move(cards))) return;
     }
     out.push_back(std::move(c));
     anchors.push_back(b.contour.front());
