@@ -556,7 +556,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             std::string input;
             std::vector<std::string> backs;
             std::string decks;
-            bool json = false, tableMask = false, spotOnly = false, noFaces = false;
+            bool json = false, tableMask = false, spotOnly = false, noFaces = false, closeUps = false;
             std::string models;
         };
         auto a = std::make_shared<Args>();
@@ -586,6 +586,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "(by default they are left out: \"face_up\" and \"face_up_cards\" in --json)");
         cmd->add_option("--models", a->models,
                         "model folder of the face reader (default: as detect)");
+        cmd->add_flag("--close-ups", a->closeUps,
+                      "pictures: a phone held over a few cards, each 0.3-0.7 of the picture's short "
+                      "side: a picture the segmenter explains poorly is read again at half size "
+                      "(models/training/BACKS.md, \"Close-ups\")");
         cmd->add_flag(
             "--spot-only", a->spotOnly,
             "videos: count only cards dealt onto a spot (counted when the view rests), not "
@@ -595,8 +599,8 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 throw sc("decks", "give --decks (league file) or --back (files), not both");
             if (a->spotOnly && !isVideo(a->input))
                 throw sc("spot-only", "applies to videos only, and " + a->input + " is a picture");
-            if ((a->noFaces || !a->models.empty()) && isVideo(a->input))
-                throw sc(a->noFaces ? "no-faces" : "models",
+            if ((a->noFaces || !a->models.empty() || a->closeUps) && isVideo(a->input))
+                throw sc(a->noFaces ? "no-faces" : a->closeUps ? "close-ups" : "models",
                          "applies to pictures only (a video's cards are counted as they are dealt, "
                          "without reading faces), and " + a->input + " is a video");
             const vi::BackMatcher matcher =
@@ -608,6 +612,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             } else {
                 vi::BackFinderOptions finder;
                 finder.learntMask = !a->tableMask;
+                if (a->closeUps) finder.halfBelowClaimed = vi::kCloseUpHalfBelow;
                 const cv::Mat img = readImage(a->input, "INPUT");
                 const std::unique_ptr<vi::Detector> faces =
                     a->noFaces ? nullptr : faceReader(a->models);
@@ -910,6 +915,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
                  noWholeAlone = false, noIfKnown = false, noLoneCards = false, noOversizedFit = false;
+            double halfBelow = vi::BackFinderOptions{}.halfBelowClaimed;
             std::string dumpTerms;
         };
         auto a = std::make_shared<Args>();
@@ -975,6 +981,14 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             "print, and count it by its pieces when the segmenter gives it two middles or more, "
             "whatever few sides the segmenter marks in it (the finder before 2026-12-01; BACKS.md, "
             "\"A card on its own read as strips\")");
+        cmd->add_option(
+               "--half-below", a->halfBelow,
+               "a picture whose reading at the working size explains under this share of its card "
+               "mask is read at half that size instead where that reading explains 0.3 of its own "
+               "(close-ups of cards larger than the segmenter knows; count --close-ups uses 0.7; "
+               "0, the default: only when the half reading explains more; BACKS.md, \"Close-ups\")")
+            ->check(CLI::Range(0.0, 1.0))
+            ->capture_default_str();
         cmd->add_flag(
             "--no-oversized-fit", a->noOversizedFit,
             "give a piece whose outline comes to more than 1.5 of the scene's whole card that "
@@ -1242,6 +1256,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 if (a->noWholeAlone) finder.wholeAloneShare = 0.f;
                 if (a->noLoneCards) finder.loneCardOutline = 0.f;
                 if (a->noOversizedFit) finder.oversizedPieceFit = 0.f;
+                finder.halfBelowClaimed = float(a->halfBelow);
                 if (a->noIfKnown) finder.leftoverIfKnownShare = finder.leftoverShare;
                 const vi::DeckCount got = vi::countBacks(img, matcher, finder, detector.get());
                 ms.push_back(got.ms);

@@ -43,6 +43,7 @@ void addSynthCommand(CLI::App& app, Context&) {
         bool prefilter = false;
         double sameBackPairs = 0;
         std::vector<double> ribbonShift{0.04, 0.14};
+        std::vector<double> cardSize;
         double plainTables = 0;
         double realHands = 0;
         bool crops = false;
@@ -95,6 +96,12 @@ void addSynthCommand(CLI::App& app, Context&) {
         ->delimiter(',')
         ->expected(2)
         ->capture_default_str();
+    cmd->add_option("--card-size", args->cardSize,
+                    "LO,HI: a card's long side as a share of the picture's short side, drawn evenly "
+                    "between the two (default 0.16-0.4, loose sorts 0.12-0.24; lake piles keep "
+                    "their grid's size); 0.3,0.7 draws close-ups as a phone over a few cards sees them")
+        ->delimiter(',')
+        ->expected(2);
     cmd->add_flag("--crops", args->crops, "also write rectified corner-index crops to OUT/crops/<class>/");
     cmd->add_flag("--previews", args->previews, "also write OUT/previews/NAME.png with the labels drawn");
     cmd->add_flag("--masks", args->masks,
@@ -122,7 +129,16 @@ void addSynthCommand(CLI::App& app, Context&) {
             !(args->ribbonShift[1] <= 0.5) || !(args->ribbonShift[0] <= args->ribbonShift[1]))
             throw scoring::InputError("ribbon-shift",
                                       "must be LO,HI with 0.02 <= LO <= HI <= 0.5 (card heights)");
+        if (!args->cardSize.empty() &&
+            (args->cardSize.size() != 2 || !(args->cardSize[0] >= 0.03) || !(args->cardSize[1] <= 1.5) ||
+             !(args->cardSize[0] <= args->cardSize[1])))
+            throw scoring::InputError("card-size",
+                                      "must be LO,HI with 0.03 <= LO <= HI <= 1.5 (shares of the picture's short side)");
         sy::SceneOptions opt;
+        if (!args->cardSize.empty()) {
+            opt.cardSizeLo = args->cardSize[0];
+            opt.cardSizeHi = args->cardSize[1];
+        }
         opt.ribbonShiftLo = args->ribbonShift[0];
         opt.ribbonShiftHi = args->ribbonShift[1];
         opt.plainBacks = args->plainBacks;

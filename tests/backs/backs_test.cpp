@@ -93,15 +93,20 @@ nertz::synth::CardDesign backOnlyDesign(const std::string& name, const cv::Mat& 
 
 // The generator's loose sorts of the four test decks' backs (backOnlyDesign). The designs live as
 // long as the generator: SceneGenerator keeps a reference to them.
-const nertz::synth::SceneGenerator& testBackLooseSorts() {
-    namespace sy = nertz::synth;
-    static const std::vector<sy::CardDesign> designs = [] {
-        std::vector<sy::CardDesign> d;
+// The four test decks' backs as generator designs (backOnlyDesign), alive for the whole run.
+const std::vector<nertz::synth::CardDesign>& testBackDesigns() {
+    static const std::vector<nertz::synth::CardDesign> designs = [] {
+        std::vector<nertz::synth::CardDesign> d;
         for (std::size_t k = 0; k < decks().art.size(); ++k)
             d.push_back(backOnlyDesign("test" + std::to_string(k), decks().art[k]));
         return d;
     }();
-    static const sy::SceneGenerator gen(designs, [] {
+    return designs;
+}
+
+const nertz::synth::SceneGenerator& testBackLooseSorts() {
+    namespace sy = nertz::synth;
+    static const sy::SceneGenerator gen(testBackDesigns(), [] {
         sy::SceneOptions o;
         o.kind = sy::SceneKind::Loose;
         return o;
@@ -114,6 +119,32 @@ int faceDownShown(const nertz::synth::Scene& s) {
     int n = 0;
     for (const auto& c : s.cards) n += !c.faceUp && c.visibleFraction >= 0.05 ? 1 : 0;
     return n;
+}
+
+// Two finders over `seeds` scenes of `gen`: the summed |found - truth(scene)| of each and how many
+// scenes they count otherwise, each scene's counts printed (`what` names the scenes, `other` the
+// second finder).
+struct TwoFinderErrors {
+    int with = 0, without = 0, changed = 0;
+};
+TwoFinderErrors countWithAndWithout(const nertz::synth::SceneGenerator& gen, std::uint64_t seeds,
+                                    const vi::BackFinderOptions& with, const vi::BackFinderOptions& without,
+                                    int (*truthOf)(const nertz::synth::Scene&), const std::string& what,
+                                    const std::string& other) {
+    TwoFinderErrors e;
+    for (std::uint64_t seed = 0; seed < seeds; ++seed) {
+        const nertz::synth::Scene s = gen.generate(seed);
+        const int truth = truthOf(s);
+        const int got = int(vi::findBackCards(s.image, with).size());
+        const int old = int(vi::findBackCards(s.image, without).size());
+        e.with += std::abs(got - truth);
+        e.without += std::abs(old - truth);
+        e.changed += got != old ? 1 : 0;
+        std::cerr << what << " " << seed << ": " << truth << " cards, found " << got << ", " << other << " " << old << "\n";
+    }
+    std::cerr << what << "s: |found - true| " << e.with << " (" << e.without << " " << other << "), " << e.changed
+              << " scenes counted otherwise\n";
+    return e;
 }
 
 // The mean distance of `q`'s corners to the corners of the nearest card of `truth`, in either
@@ -1301,22 +1332,39 @@ TEST(BackFinder, OutlinesLargerThanACardAreRefitted) {
     const sy::SceneGenerator& gen = testBackLooseSorts();
     vi::BackFinderOptions before;
     before.oversizedPieceFit = 0.f;
-    int errorWith = 0, errorWithout = 0, changed = 0;
-    for (std::uint64_t seed = 0; seed < 16; ++seed) {
-        const sy::Scene s = gen.generate(seed);
-        const int truth = faceDownShown(s);
-        const int got = int(vi::findBackCards(s.image).size());
-        const int old = int(vi::findBackCards(s.image, before).size());
-        errorWith += std::abs(got - truth);
-        errorWithout += std::abs(old - truth);
-        changed += got != old ? 1 : 0;
-        std::cerr << "loose sort " << seed << ": " << truth << " cards, found " << got
-                  << ", with the spanning outlines " << old << "\n";
-    }
-    std::cerr << "loose sorts: |found - true| " << errorWith << " (" << errorWithout
-              << " with the spanning outlines), " << changed << " scenes counted otherwise\n";
-    EXPECT_GE(changed, 1);
-    EXPECT_LT(errorWith, errorWithout);
+    const TwoFinderErrors e =
+        countWithAndWithout(gen, 16, {}, before, faceDownShown, "loose sort", "with the spanning outlines");
+    EXPECT_GE(e.changed, 1);
+    EXPECT_LT(e.with, e.without);
+}
+
+// Close-ups (BackFinderOptions::halfBelowClaimed, asked for by `count --close-ups`): a phone held
+// over a few cards sees them 0.3-0.7 of its short side, larger than the segmenter knows, and the
+// reading at the working size cuts them into scraps and rows of strips. Read at half that size
+// where the first reading explains under 0.7 of its mask, the generator's close-ups of the four test backs (cards up to 60 degrees
+// aslant; with backOnlyDesign a face-up card shows the back too, so every card showing 5% of
+// itself counts) are counted nearer the truth than by the finder before.
+TEST(BackFinder, CloseUpsAreReadAtHalfSize) {
+    namespace sy = nertz::synth;
+    sy::SceneOptions o;
+    o.kind = sy::SceneKind::Backs;
+    o.cardSizeLo = 0.3;
+    o.cardSizeHi = 0.7;
+    o.maxTiltDegrees = 60;
+    const sy::SceneGenerator gen(testBackDesigns(), o);
+    vi::BackFinderOptions closeUps;  // as `count --close-ups` asks; off by default
+    closeUps.halfBelowClaimed = vi::kCloseUpHalfBelow;
+    const TwoFinderErrors e = countWithAndWithout(
+        gen, 12, closeUps, {},
+        [](const sy::Scene& s) {
+            int n = 0;
+            for (const auto& c : s.cards) n += c.visibleFraction >= 0.05 ? 1 : 0;
+            return n;
+        },
+        "close-up", "at the working size alone");
+    // (5 against 14, two scenes: 11 and 8 found at the working size for 4 and 5)
+    EXPECT_GE(e.changed, 2);
+    EXPECT_LT(e.with, e.without);
 }
 
 // Card pixels that no middle of the segmenter took and that make a quarter to a half of a card (a
@@ -1433,6 +1481,7 @@ TEST(BackFinder, CardsLargerThanTheSegmenterKnowsAreReadAgainSmaller) {
         const auto found = vi::findBackCards(img);
         vi::BackFinderOptions once;
         once.minClaimed = 0.f;
+        once.halfBelowClaimed = 0.f;  // the close-up rule reads again at half too
         const auto atOneSize = vi::findBackCards(img, once);
         std::cerr << "cards " << k.h << " px tall: " << found.size() << " found, "
                   << atOneSize.size() << " at one working size\n";

@@ -260,6 +260,11 @@ TEST_F(CountCli, CountsAClipOfCardsPassingThroughTheView) {
     EXPECT_EQ(noFaces.code, 2);
     EXPECT_NE(noFaces.err.find("no-faces"), std::string::npos) << noFaces.err;
     EXPECT_TRUE(noFaces.out.empty());
+    // nor --close-ups (a picture read again at half size)
+    const auto closeUps = run({"count", file, "--close-ups"});
+    EXPECT_EQ(closeUps.code, 2);
+    EXPECT_NE(closeUps.err.find("close-ups"), std::string::npos) << closeUps.err;
+    EXPECT_TRUE(closeUps.out.empty());
 }
 
 // Without a league file: `backs enroll` writes a signature file, `count --back NAME=FILE` (repeated,

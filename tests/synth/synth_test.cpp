@@ -601,6 +601,8 @@ TEST(SynthCli, BadArgumentsExitTwoWithOneLine) {
              {"synth", "--out", "/tmp/x", "--ribbon-shift", "0.1,0.9", "--cardart", NERTZ_TEST_CARDART},
              {"synth", "--out", "/tmp/x", "--ribbon-shift", "0.1", "--cardart", NERTZ_TEST_CARDART},
              {"synth", "--out", "/tmp/x", "--background-share", "0.5", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--card-size", "0.7,0.3", "--cardart", NERTZ_TEST_CARDART},
+             {"synth", "--out", "/tmp/x", "--card-size", "0.01,0.3", "--cardart", NERTZ_TEST_CARDART},
              {"synth", "--scenes", "3"}}) {
         const auto r = runCli(args);
         EXPECT_EQ(r.code, 2) << args[3];
@@ -888,6 +890,43 @@ TEST(SynthScene, RibbonShiftSetsHowFarApartARibbonsCardsLie) {
     EXPECT_GT(tight, 0.04);
     EXPECT_LT(tight, 0.14);
     EXPECT_NEAR(wide, 0.3, 0.03);
+}
+
+// `synth --card-size LO,HI`: a card's long side as a share of the picture's short side. Seen from
+// above, the median long side of the cards drawn with close-ups (0.5-0.6) lies in that range and is
+// over 1.5 times the default's (0.16-0.4); a close-up backs scene holds 1-5 face-down cards, not up to 11 and two
+// batches.
+TEST(SynthScene, CardSizeSetsHowLargeTheCardsAre) {
+    auto longSides = [](double lo, double hi, int& mostBacks) {
+        sy::SceneOptions opt;
+        opt.kind = sy::SceneKind::Backs;
+        opt.size = {640, 480};
+        opt.maxTiltDegrees = 0;  // seen from above: sizes as laid
+        opt.cardSizeLo = lo;
+        opt.cardSizeHi = hi;
+        const sy::SceneGenerator gen(testDesigns(), opt);
+        std::vector<double> sides;
+        mostBacks = 0;
+        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+            const sy::Scene sc = gen.generate(seed);
+            int backs = 0;
+            for (const sy::SceneCard& c : sc.cards) {
+                backs += c.faceUp ? 0 : 1;
+                sides.push_back(std::max(cv::norm(c.quad[0] - c.quad[3]), cv::norm(c.quad[0] - c.quad[1])) / 480.0);
+            }
+            mostBacks = std::max(mostBacks, backs);
+        }
+        std::nth_element(sides.begin(), sides.begin() + long(sides.size() / 2), sides.end());
+        return sides[sides.size() / 2];
+    };
+    int closeBacks = 0, defaultBacks = 0;
+    const double close = longSides(0.5, 0.6, closeBacks), usual = longSides(0, 0, defaultBacks);
+    EXPECT_GT(close, 0.5 * 0.93);  // each card drawn 0.93-1.07 of the scene's size
+    EXPECT_LT(close, 0.6 * 1.07);
+    EXPECT_LT(usual, 0.4 * 1.07);  // the default: 0.16-0.4
+    EXPECT_GT(close, 1.5 * usual);
+    EXPECT_LE(closeBacks, 5 + 3);  // five scattered, a batch of up to three
+    EXPECT_GT(defaultBacks, 8);
 }
 
 // SPEC: "gathered lake cards face down, laid out loosely". A `loose` scene deals 10-60 face-down

@@ -2334,8 +2334,13 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
     // at half is kept when its instances explain more of its mask; one still smaller only when they
     // explain minClaimed of it (at a quarter a knitted cloth's loops look like small cards: BACKS.md,
     // "A close-up card enrolled whole").
+    // Close-ups (BackFinderOptions::halfBelowClaimed): a first reading whose instances explain
+    // under that much of its mask gives way to the reading at half the working size also where that
+    // one explains halfMinClaimed of its own (a card larger than the segmenter knows is cut into
+    // scraps whose middles do explain much of the mask).
+    const bool closeUp = claimed < options.halfBelowClaimed;
     int smaller = std::min(options.workLongSide, std::max(bgr.cols, bgr.rows));
-    for (int retry = 0; claimed < options.minClaimed && options.retryScale > 0.f; ++retry) {
+    for (int retry = 0; (claimed < options.minClaimed || (retry == 0 && closeUp)) && options.retryScale > 0.f; ++retry) {
         smaller = int(std::lround(float(smaller) * options.retryScale));
         if (smaller < options.minWorkLongSide) break;
         BackFinderOptions again = options;
@@ -2344,7 +2349,9 @@ std::vector<BackCandidate> findBackCards(const cv::Mat& bgr, const BackFinderOpt
         cv::Mat probabilityAgain;
         std::vector<BackCandidate> other =
             findAtWorkSize(bgr, again, claimedAgain, cardProbability ? &probabilityAgain : nullptr);
-        if (claimedAgain > claimed && (retry == 0 || claimedAgain >= options.minClaimed)) {
+        const bool keep = retry == 0 ? claimedAgain > claimed || (closeUp && claimedAgain >= options.halfMinClaimed)
+                                     : claimedAgain > claimed && claimedAgain >= options.minClaimed;
+        if (keep) {
             out = std::move(other);
             claimed = claimedAgain;
             if (cardProbability) *cardProbability = probabilityAgain;

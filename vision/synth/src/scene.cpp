@@ -624,6 +624,10 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     double cardHeight = shortSide * rng.uniform(0.16, 0.4) / localScale;
     // a loose sort holds more, smaller cards (the camera framed on 10-60 of them)
     if (kind == SceneKind::Loose) cardHeight = shortSide * rng.uniform(0.12, 0.24) / localScale;
+    // asked for: cards of another size (close-ups, as a phone held over a few cards sees them);
+    // drawn only then, so a seed's scenes stay as they were without it
+    if (options_.cardSizeHi > 0)
+        cardHeight = shortSide * rng.uniform(options_.cardSizeLo, options_.cardSizeHi) / localScale;
     int piles = 0;
     if (kind == SceneKind::Lake) {
         // as large as the pile grid allows, like a camera framed on the lake
@@ -643,6 +647,15 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
             layout.scatter(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(3, 18), true, rng.uniform(0, 2) == 0);
             break;
         case SceneKind::Backs: {
+            if (options_.cardSizeHi > 0.3) {
+                // close-ups: a few face-down cards, some face-up ones beside them (a phone held
+                // over a few cards of the table), now and then a small batch
+                layout.scatter(sub(0.05, 0.05, 0.9, 0.9), rng.uniform(1, 6), false, rng.uniform(0, 2) == 0);
+                layout.scatter(sub(0.05, 0.05, 0.9, 0.9), rng.uniform(0, 4), true, true);
+                if (rng.uniform(0, 3) == 0)
+                    layout.batch({area.x + rng.uniform(0.3, 0.7) * area.width, area.y + rng.uniform(0.3, 0.7) * area.height}, rng.uniform(2, 4));
+                break;
+            }
             layout.scatter(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(2, 12), false, rng.uniform(0, 2) == 0);
             const int batches = rng.uniform(0, 3);
             for (int b = 0; b < batches; ++b)

@@ -26,6 +26,9 @@ struct BackCandidate {
     bool ifKnown = false;
 };
 
+// BackFinderOptions::halfBelowClaimed when close-ups are asked for (`count --close-ups`).
+inline constexpr float kCloseUpHalfBelow = 0.7f;
+
 struct BackFinderOptions {
     int workLongSide = 640;          // the picture is shrunk to this long side first
     float minCardFraction = 0.002f;  // smallest card, as a share of the picture's area
@@ -180,6 +183,19 @@ struct BackFinderOptions {
     // section); a card held close to the camera needs a quarter of it (BACKS.md, "A close-up card
     // enrolled whole"). 0 (`minClaimed` or `retryScale`): never.
     float minClaimed = 0.5f;
+    // Close-ups (asked for: `count --close-ups`; 0, off, by default): when the reading at the
+    // working size explains under `halfBelowClaimed` of its card mask, the reading at `retryScale`
+    // of it replaces it where that one explains `halfMinClaimed` of its own mask (or more than the
+    // first, as above); the retries above go on from there, a still smaller reading kept only when
+    // it explains `minClaimed`. A phone held over a few cards sees them 0.3-0.7 of its short side,
+    // larger than the segmenter knows: their mask is cut into scraps and rows of strips whose
+    // middles still explain 0.5-0.7 of it, so the rule above keeps them. Scenes of the usual sizes
+    // explain 0.8-1 of their mask; on the real photos a half reading explaining under 0.3 found
+    // more cards where none lie. Off by default: held-out batch and ribbon sets of the usual sizes
+    // are counted exact as often but a little further off in total with it (BACKS.md,
+    // "Close-ups"). kCloseUpHalfBelow: the value asked for.
+    float halfBelowClaimed = 0.f;
+    float halfMinClaimed = 0.3f;
     float retryScale = 0.5f;
     int minWorkLongSide = 120;
 };

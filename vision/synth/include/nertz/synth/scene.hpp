@@ -61,6 +61,13 @@ struct SceneOptions {
     // of a card, as a tight spread does; wider spreads (up to 0.5) for measuring and training the
     // row reader on them. The same draw either way, so a seed's default scenes stay as they were.
     double ribbonShiftLo = 0.04, ribbonShiftHi = 0.14;
+    // A card's long side as a share of the picture's short side (at the middle of the view), drawn
+    // evenly between the two, for every kind but lake (whose piles fill their grid). 0 (the
+    // default): 0.16-0.4, a loose sort's 0.12-0.24, with no draw more, so a seed's scenes stay as
+    // they were. Close-ups (0.3-0.7) are what a phone held over a few cards sees; with a largest
+    // size over 0.3 a backs scene holds fewer cards (1-5 face down, 0-3 face up beside them, a
+    // small batch in a third of the scenes) instead of 2-11 and up to two batches of 2-7.
+    double cardSizeLo = 0.0, cardSizeHi = 0.0;
 };
 
 // A printed corner index of a placed face-up card.
