@@ -599,10 +599,14 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 throw sc("decks", "give --decks (league file) or --back (files), not both");
             if (a->spotOnly && !isVideo(a->input))
                 throw sc("spot-only", "applies to videos only, and " + a->input + " is a picture");
-            if ((a->noFaces || !a->models.empty() || a->closeUps) && isVideo(a->input))
-                throw sc(a->noFaces ? "no-faces" : a->closeUps ? "close-ups" : "models",
+            if ((a->noFaces || !a->models.empty()) && isVideo(a->input))
+                throw sc(a->noFaces ? "no-faces" : "models",
                          "applies to pictures only (a video's cards are counted as they are dealt, "
                          "without reading faces), and " + a->input + " is a video");
+            if (a->closeUps && isVideo(a->input))
+                throw sc("close-ups",
+                         "applies to pictures only (a video's cards are counted one at a time as "
+                         "they are dealt, at the camera's own size), and " + a->input + " is a video");
             const vi::BackMatcher matcher =
                 a->backs.empty() ? matcherFromDb(ctx, a->decks) : matcherFromFiles(a->backs);
             io::Json j;
