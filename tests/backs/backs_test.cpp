@@ -91,9 +91,8 @@ nertz::synth::CardDesign backOnlyDesign(const std::string& name, const cv::Mat& 
     return d;
 }
 
-// The generator's loose sorts of the four test decks' backs (backOnlyDesign). The designs live as
-// long as the generator: SceneGenerator keeps a reference to them.
-// The four test decks' backs as generator designs (backOnlyDesign), alive for the whole run.
+// The four test decks' backs as generator designs (backOnlyDesign), alive for the whole run: a
+// SceneGenerator keeps a reference to its designs.
 const std::vector<nertz::synth::CardDesign>& testBackDesigns() {
     static const std::vector<nertz::synth::CardDesign> designs = [] {
         std::vector<nertz::synth::CardDesign> d;
@@ -104,6 +103,7 @@ const std::vector<nertz::synth::CardDesign>& testBackDesigns() {
     return designs;
 }
 
+// The generator's loose sorts of those designs.
 const nertz::synth::SceneGenerator& testBackLooseSorts() {
     namespace sy = nertz::synth;
     static const sy::SceneGenerator gen(testBackDesigns(), [] {
@@ -1341,9 +1341,10 @@ TEST(BackFinder, OutlinesLargerThanACardAreRefitted) {
 // Close-ups (BackFinderOptions::halfBelowClaimed, asked for by `count --close-ups`): a phone held
 // over a few cards sees them 0.3-0.7 of its short side, larger than the segmenter knows, and the
 // reading at the working size cuts them into scraps and rows of strips. Read at half that size
-// where the first reading explains under 0.7 of its mask, the generator's close-ups of the four test backs (cards up to 60 degrees
-// aslant; with backOnlyDesign a face-up card shows the back too, so every card showing 5% of
-// itself counts) are counted nearer the truth than by the finder before.
+// where the first reading explains under 0.7 of its mask, the generator's close-ups of the four
+// test backs (cards up to 60 degrees aslant; with backOnlyDesign a face-up card shows the back
+// too, so every card showing 5% of itself counts) are counted nearer the truth than by the finder
+// at the working size alone (the default).
 TEST(BackFinder, CloseUpsAreReadAtHalfSize) {
     namespace sy = nertz::synth;
     sy::SceneOptions o;

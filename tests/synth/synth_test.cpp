@@ -894,8 +894,8 @@ TEST(SynthScene, RibbonShiftSetsHowFarApartARibbonsCardsLie) {
 
 // `synth --card-size LO,HI`: a card's long side as a share of the picture's short side. Seen from
 // above, the median long side of the cards drawn with close-ups (0.5-0.6) lies in that range and is
-// over 1.5 times the default's (0.16-0.4); a close-up backs scene holds 1-5 face-down cards, not up to 11 and two
-// batches.
+// over 1.5 times the default's (0.16-0.4); a close-up backs scene holds 1-5 face-down cards and a
+// batch of up to 3, not up to 11 and two batches of up to 7.
 TEST(SynthScene, CardSizeSetsHowLargeTheCardsAre) {
     auto longSides = [](double lo, double hi, int& mostBacks) {
         sy::SceneOptions opt;
