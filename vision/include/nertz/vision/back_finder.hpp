@@ -198,6 +198,11 @@ struct BackFinderOptions {
     float halfMinClaimed = 0.3f;
     float retryScale = 0.5f;
     int minWorkLongSide = 120;
+    // findEnrolmentCard: the readings' cards judged also by how many of their sides lie on borders
+    // in the picture (sidesOnBorders), and an outline with at most one there fitted again to the
+    // weaker steps (off: the enrolment before 2026-12-01, thirty-third session; BACKS.md, "A
+    // close-up card outlined on its sides").
+    bool enrolOnBorders = true;
 };
 
 // Every face-down card found in an 8-bit BGR picture (quads in the picture's pixels). `explained`
@@ -231,12 +236,23 @@ struct EnrolmentReading {
 // card) would be enrolled. So the picture is read at the working size, then at half of it, a
 // quarter, ... (not under kMinEnrolWorkSide px), until a reading whose instances explain
 // `minClaimed` of its card mask holds a card seen whole whose long side is at most
-// kEnrolKnownSide of the picture's short side; the largest card of the readings that explain
-// `minClaimed` is kept (failing any, the card of the reading that explains most).
-// (models/training/BACKS.md, "A close-up card enrolled whole".)
+// kEnrolKnownSide of the picture's short side. A reading's card counts where its reading explains
+// `minClaimed` of the mask or where all four of its sides lie on borders in the picture
+// (sidesOnBorders); of those, the cards with three or four sides on borders come first, then the
+// largest is kept (failing any, the card of the reading that explains most). (models/training/
+// BACKS.md, "A close-up card enrolled whole" and "A close-up card outlined on its sides".)
 EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& options = {});
 inline constexpr int kMinEnrolWorkSide = 120;
 inline constexpr double kEnrolKnownSide = 0.5;
+
+// How many of the card outline `q`'s four sides (reading order, picture pixels) lie on a border in
+// the 8-bit BGR picture: a straight colour step at 9 of 12 places along the side (spanning a third
+// of it or more), within kBorderReach of the card's short side of it and turned at most kBorderTurn
+// degrees against it, weaker steps than the card's pattern counted too. A side drawn across the
+// card's pattern or across the table finds none. 0 for pictures other than 8-bit BGR.
+int sidesOnBorders(const cv::Mat& bgr, const Quad& q);
+inline constexpr float kBorderReach = 0.04f;
+inline constexpr float kBorderTurn = 4.f;
 
 // The segmenter's BackSegmentation::card of `bgr` at the finder's working size, as findBackCards
 // sees it first; empty without the segmenter (BackFinderOptions::learntMask off, or no model).
