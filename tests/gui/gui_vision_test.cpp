@@ -311,7 +311,12 @@ private slots:
     // (2026-11-25) it finds them as about one piece each (7, against 20 or more pieces before), all
     // left out. The segmenter fine-tuned with busy tables (2026-11-29, BACKS.md "Busy tables") takes
     // none of them for a face-down card at all: 0 cards, and the count says to check it by eye.
-    // Either way no face-up card may be counted, and what is left out is said.
+    // Either way no face-up card may be counted, and what is left out is said. With the real
+    // gnome-anglo art (gui_vision_test_card_art) the finder reads the king of diamonds as a row of
+    // five strips, and the count's face reader, reading once, missed its indices at the working
+    // scale: 5 cards counted, 1 face-up left out. Where an asked card lies on a face-up card outlined
+    // but not read, the faces are read again at a still picture's other scales (2026-12-01): 0
+    // cards, 6 face-up left out.
     void faceUpCardsInViewAreLeftOutOfTheBackCount() {
         RecognitionAnalyzer r;
         const std::vector<SeatBack> seats{{"Ann", QColor("#1565c0"), demoBackSignature(clip_, 0)},
@@ -325,7 +330,7 @@ private slots:
         qInfo("lake frame in the back count: %s", qPrintable(status));
         QVERIFY2(t.faceUp >= 6 || (t.faceUp == 0 && status.contains("check by eye")), qPrintable(status));
         QVERIFY2(t.total() <= 5,
-                 qPrintable(status));  // 0 with painted art, 3 with gnome-anglo (KD)
+                 qPrintable(status));  // 0 with painted art and with gnome-anglo
         if (t.faceUp > 0) QVERIFY2(status.contains("face-up left out"), qPrintable(status));
         // the sort itself: every card counted as before, none left out
         cv::Mat sorted = clip_.frames[std::size_t(plan_.holdFirst)].clone();

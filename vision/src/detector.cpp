@@ -274,6 +274,38 @@ Detection Detector::detect(const cv::Mat& image) {
     return best;
 }
 
+Detection Detector::readAgainAt(const cv::Mat& image, Detection first, const std::vector<double>& scales,
+                                cv::Rect region) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const cv::Mat bgr = toBgr8(image);
+    const cv::Rect whole(0, 0, bgr.cols, bgr.rows);
+    region = region.empty() ? whole : region & whole;
+    if (region.empty()) return first;
+    const cv::Mat part = bgr(region);
+    // the part read at the whole picture's working scale (not its own) times each scale
+    const double k = workScale(bgr.size()) / workScale(part.size());
+    const cv::Point2f at(float(region.x), float(region.y));
+    std::vector<Detection> others;
+    for (double scale : scales) {
+        Detection d = detectAsGiven(part, scale * k);
+        for (DetectedCard& card : d.cards) {
+            if (card.quad)
+                for (cv::Point2f& p : *card.quad) p += at;
+            for (IndexReading& r : card.indices) {
+                r.centre += at;
+                r.box.x += at.x;
+                r.box.y += at.y;
+            }
+        }
+        d.width = bgr.cols;
+        d.height = bgr.rows;
+        others.push_back(std::move(d));
+    }
+    addSureCardsOfOtherReadings(bgr, first, others, options_.extraScaleConfidence, options_);
+    first.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return first;
+}
+
 std::vector<PatchReading> Detector::readCandidates(const ProposalPyramid& pyr,
                                                    const std::vector<IndexCandidate>& cands,
                                                    std::vector<cv::Mat>& patches) {

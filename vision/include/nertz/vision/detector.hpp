@@ -138,6 +138,15 @@ class Detector {
 
     const DetectorOptions& options() const noexcept { return options_; }
 
+    // A second look at a picture that detect() read as `first` (a picture read once, readOnce()):
+    // also read at these multiples of its working scale, the indices those read at least
+    // extraScaleConfidence surely where `first` has none added, with their cards, as a still
+    // picture's other scales are (DetectorOptions::extraScales). With `region` (picture pixels)
+    // only that part is read again, at the scale the whole picture would be read at times each of
+    // `scales`. `first.ms` grows by the time.
+    Detection readAgainAt(const cv::Mat& image, Detection first, const std::vector<double>& scales,
+                          cv::Rect region = {});
+
   private:
     // One reading of an 8-bit BGR picture at the working size times `enlarge`.
     // surest: set to the mean of the 5 surest indices kept, as the reader read them (before a black

@@ -154,7 +154,9 @@ std::vector<Quad> leaveOutFaceUp(std::vector<BackCandidate>& found, const Detect
 // `faceReader`, when some
 // found cards are not surely given to a deck (confidence under 0.95, or far from it), the
 // picture's faces are read, the cards surely given to a deck painted over, and those others that
-// are face up are left out (faceUpCards; DeckCount::faceUp); so are rows far smaller than the
+// are face up are left out (faceUpCards; DeckCount::faceUp; where such a card lies on a face-up
+// card the reader outlined but read nothing of, that card's box is read again at 1.25 and 0.75 of
+// the working scale first: Detector::readAgainAt); so are rows far smaller than the
 // face-up cards (rowsSmallerThanFaceUp, MatcherOptions::rowUnderFaceUp; DeckCount::rowsLeftOut),
 // for which the faces are read also where a row's cards are all sure. A frame of loose cards all
 // sure costs no reading. Loose cards still unknown then are fitted again (refitUnknownCards, unless the
