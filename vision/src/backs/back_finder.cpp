@@ -2382,20 +2382,21 @@ namespace {
 // 3-4 px outside a card the finder outlined right (the demo's red back), and the side of a deck
 // under its top card (BackFinder.TheTopOfADeckIsEnrolledAsItsTopCard: two of eight views from IoU
 // 0.95 / 0.97 to 0.94 / 0.93 where outlines with 2-3 sides on borders were fitted again too). And
-// kept only where it puts as many sides on borders (without that, one of the twelve views of
-// BackFinder.ACloseUpCardIsEnrolledWhole fell from IoU 0.95 to 0.90).
-Quad enrolmentOutline(const cv::Mat& bgr, const Quad& q, const BackFinderOptions& options) {
-    if (!options.enrolOnBorders || !options.refineOutlines || bgr.type() != CV_8UC3) return q;
+// kept only where it puts three or more sides on borders (kept wherever the sides did not get
+// fewer, one of the twelve views of BackFinder.ACloseUpCardIsEnrolledWhole fell from IoU 0.95 to
+// 0.90). `sides`: how many sides of the outline returned lie on borders.
+Quad enrolmentOutline(const cv::Mat& bgr, const Quad& q, const BackFinderOptions& options, int& sides) {
+    sides = sidesOnBorders(bgr, q);
+    if (sides >= 2 || !options.refineOutlines || bgr.type() != CV_8UC3) return q;
     const float shortSide = float(std::min(cv::norm(q[1] - q[0]), cv::norm(q[2] - q[1])));
     const float reach = std::max(4.f, options.refineReach * shortSide);
     const std::array<float, 4> share{kLineShare, kLineShare, kLineShare, kLineShare};
-    const int was = sidesOnBorders(bgr, q);
-    if (was >= 2) return q;
     Quad out = refineOutline(bgr, q, reach, options.refineTurn, share, kEnrolPeakShare);
     out = refineOutline(bgr, out, std::max(3.f, reach / 2), options.refineTurn, share, kEnrolPeakShare);
-    // the weak steps can also draw a side onto the pattern or the table: the outline fitted again is
-    // kept only where it has as many sides on borders as the finder's
-    return sidesOnBorders(bgr, out) >= 3 ? out : q;
+    const int now = sidesOnBorders(bgr, out);
+    if (now < 3) return q;
+    sides = now;
+    return out;
 }
 
 }  // namespace
@@ -2428,18 +2429,19 @@ EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& 
         float claimed = 1.f;
         cv::Mat probability;
         const std::vector<BackCandidate> found = findAtWorkSize(bgr, o, claimed, &probability);
-        const BackCandidate* found1 = enrolmentCard(found);
+        const BackCandidate* largest = enrolmentCard(found);
         std::optional<BackCandidate> c;
-        if (found1) {
-            c = *found1;
-            c->quad = enrolmentOutline(bgr, c->quad, options);
+        int sides = 0;  // of c's outline on borders (counted with enrolOnBorders only)
+        if (largest) {
+            c = *largest;
+            if (options.enrolOnBorders) c->quad = enrolmentOutline(bgr, c->quad, options, sides);
         }
         // A card far larger than the segmenter knows gets no middle, and the instances explain
         // little of its mask even at a size where the mask is clean: such a card is taken where all
         // four of its sides lie on borders in the picture (a lattice back's cells have four straight
         // sides too, but they are small). BACKS.md, "A close-up card outlined on its sides".
         const bool large = c && quadSides(c->quad).height > kEnrolKnownSide * double(shortSide);
-        const bool onBorders = large && options.enrolOnBorders && sidesOnBorders(bgr, c->quad) == 4;
+        const bool onBorders = large && sides == 4;
         if (c && (claimed >= options.minClaimed || onBorders)) {
             // the largest card of the readings that explain their mask (or are so outlined)
             if (!best.card || quadArea(c->quad) > quadArea(best.card->quad)) best = {*c, probability, claimed, work};

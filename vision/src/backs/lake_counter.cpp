@@ -248,9 +248,6 @@ constexpr float kSureDistance = 0.5f;
 // (its long side): a card's long side is 4.0-4.4 times its index box's at the median and 2.2 (held-
 // out synthetic faces) to 3.4 (phone photos) at the 5th percentile (BACKS.md).
 constexpr double kCardPerIndex = 2.5;
-// The other scales the faces are read at where an asked card lies on a face-up card outlined but
-// not read (countBacks): a still picture's (DetectorOptions::stillPicture).
-const std::vector<double> kReadAgainScales{1.25, 0.75};
 
 }  // namespace
 
@@ -330,6 +327,21 @@ std::vector<cv::Point2f> hullOf(const Quad& q) {
     return hull;
 }
 
+// The hull of what a found card shows (its outline where `shows` is empty).
+std::vector<cv::Point2f> shownHull(const BackCandidate& c) {
+    if (c.shows.empty()) return hullOf(c.quad);
+    std::vector<cv::Point2f> hull;
+    cv::convexHull(c.shows, hull);
+    return hull;
+}
+
+// Whether at least `share` of the convex `hull` lies inside the convex `outline`.
+bool mostlyInside(const std::vector<cv::Point2f>& hull, const std::vector<cv::Point2f>& outline, double share) {
+    const double area = cv::contourArea(hull);
+    std::vector<cv::Point2f> both;
+    return area > 0 && cv::intersectConvexConvex(hull, outline, both) >= share * area;
+}
+
 // The face-up cards the face reader outlined without reading an index of them surely that a card of
 // `asked` not taken for face up (`up`) lies mostly on (half its shown hull): their boxes, a fifth of
 // their size larger each way, within a picture of `size`.
@@ -340,15 +352,8 @@ std::vector<cv::Rect> unreadFaceUpUnder(const std::vector<BackCandidate>& asked,
         if (f.side != Side::Face || !f.quad || readFaceUp(f, 0.9f)) continue;
         const std::vector<cv::Point2f> o = hullOf(*f.quad);
         bool under = false;
-        for (std::size_t i = 0; i < asked.size() && !under; ++i) {
-            if (up[i]) continue;
-            std::vector<cv::Point2f> shows = asked[i].shows;
-            if (shows.empty()) shows.assign(asked[i].quad.begin(), asked[i].quad.end());
-            std::vector<cv::Point2f> hull, both;
-            cv::convexHull(shows, hull);
-            const double area = cv::contourArea(hull);
-            under = area > 0 && cv::intersectConvexConvex(hull, o, both) >= 0.5 * area;
-        }
+        for (std::size_t i = 0; i < asked.size() && !under; ++i)
+            under = !up[i] && mostlyInside(shownHull(asked[i]), o, 0.5);
         if (!under) continue;
         cv::Rect box = cv::boundingRect(o);
         const int mx = box.width / 5, my = box.height / 5;
@@ -403,17 +408,12 @@ std::vector<bool> faceUpCards(const std::vector<BackCandidate>& found, const Det
         for (const auto& p : corners)
             if (cv::pointPolygonTest(shows, p, false) >= 0) out[i] = true;
         if (out[i] || outlines.empty()) continue;
-        std::vector<cv::Point2f> hull;
-        cv::convexHull(shows, hull);
-        const double area = cv::contourArea(hull);
-        if (area <= 0) continue;
-        for (const auto& o : outlines) {
-            std::vector<cv::Point2f> both;
-            if (cv::intersectConvexConvex(hull, o, both) >= double(inside) * area) {
+        const std::vector<cv::Point2f> hull = shownHull(c);
+        for (const auto& o : outlines)
+            if (mostlyInside(hull, o, double(inside))) {
                 out[i] = true;
                 break;
             }
-        }
     }
     return out;
 }
@@ -664,7 +664,8 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
         // read again at a still picture's other scales (an index the reader misses at one size it
         // often reads at another; the demo's gnome-anglo king of diamonds, as a row of strips)
         const std::vector<cv::Rect> unread = unreadFaceUpUnder(asked, up, faces, rest.size());
-        for (const cv::Rect& r : unread) faces = faceReader->readAgainAt(rest, std::move(faces), kReadAgainScales, r);
+        static const std::vector<double> stillScales = DetectorOptions::stillPicture().extraScales;
+        for (const cv::Rect& r : unread) faces = faceReader->readAgainAt(rest, std::move(faces), stillScales, r);
         if (!unread.empty()) up = faceUpCards(asked, faces);
         out.facesMs = faces.ms;
         for (std::size_t k = 0; k < unknown.size(); ++k)

@@ -198,9 +198,9 @@ struct BackFinderOptions {
     float halfMinClaimed = 0.3f;
     float retryScale = 0.5f;
     int minWorkLongSide = 120;
-    // findEnrolmentCard: the readings' cards judged also by how many of their sides lie on borders
-    // in the picture (sidesOnBorders), and an outline with at most one there fitted again to the
-    // weaker steps (off: the enrolment before 2026-12-01, thirty-third session; BACKS.md, "A
+    // findEnrolmentCard: an outline with at most one side on a border in the picture
+    // (sidesOnBorders) fitted again to the weaker steps, and a large card taken where its four sides
+    // lie on borders (off: the enrolment before 2026-12-01, thirty-third session; BACKS.md, "A
     // close-up card outlined on its sides").
     bool enrolOnBorders = true;
 };
@@ -236,11 +236,12 @@ struct EnrolmentReading {
 // card) would be enrolled. So the picture is read at the working size, then at half of it, a
 // quarter, ... (not under kMinEnrolWorkSide px), until a reading whose instances explain
 // `minClaimed` of its card mask holds a card seen whole whose long side is at most
-// kEnrolKnownSide of the picture's short side. A reading's card counts where its reading explains
-// `minClaimed` of the mask or where all four of its sides lie on borders in the picture
-// (sidesOnBorders); of those, the cards with three or four sides on borders come first, then the
-// largest is kept (failing any, the card of the reading that explains most). (models/training/
-// BACKS.md, "A close-up card enrolled whole" and "A close-up card outlined on its sides".)
+// kEnrolKnownSide of the picture's short side. A reading's card whose outline has at most one side
+// on a border in the picture (sidesOnBorders) is fitted again to the weaker steps; the card counts
+// where its reading explains `minClaimed` of the mask or, longer than kEnrolKnownSide of the short
+// side, where all four of its sides lie on borders; of those the largest is kept (failing any, the
+// card of the reading that explains most). (models/training/BACKS.md, "A close-up card enrolled
+// whole" and "A close-up card outlined on its sides".)
 EnrolmentReading findEnrolmentCard(const cv::Mat& bgr, const BackFinderOptions& options = {});
 inline constexpr int kMinEnrolWorkSide = 120;
 inline constexpr double kEnrolKnownSide = 0.5;
