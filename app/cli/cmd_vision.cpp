@@ -41,6 +41,11 @@ struct VisionOptions {
     bool noExtraScales = false;
     std::vector<double> extraScales = vision::DetectorOptions::stillPicture().extraScales;
     float smallIndices = vision::DetectorOptions::stillPicture().smallIndexHeight;
+    float recut = vision::DetectorOptions::stillPicture().recutConfidence;
+    float recutShift = vision::DetectorOptions{}.recutShift;
+    float recutZoom = vision::DetectorOptions{}.recutZoom;
+    float recutTurn = vision::DetectorOptions{}.recutTurn;
+    int recutAgree = vision::DetectorOptions{}.recutAgree;
 };
 
 std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
@@ -58,6 +63,11 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.aspectExtraConfidence = o.aspectExtras;
     if (!o.noExtraScales) opts.extraScales = o.extraScales;
     opts.smallIndexHeight = o.smallIndices;
+    opts.recutConfidence = o.recut;
+    opts.recutShift = o.recutShift;
+    opts.recutZoom = o.recutZoom;
+    opts.recutTurn = o.recutTurn;
+    opts.recutAgree = o.recutAgree;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -371,6 +381,21 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
                     "at the working size; or none read) is read again enlarged 2 times (0: read "
                     "once, as a live camera frame is)")
         ->check(CLI::Range(0.0, 1000.0));
+    cmd->add_option("--recut", o.recut,
+                    "an unsure reading at least this sure where no sure index lies is read again "
+                    "from its patch cut 8 ways more (moved, zoomed, turned a little), and taken "
+                    "where --recut-agree of them read its face surely (1: never, as a live camera "
+                    "frame is read)")
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--recut-agree", o.recutAgree,
+                    "--recut: how many of the 8 cuts must read the face surely")
+        ->check(CLI::Range(1, 8));
+    cmd->add_option("--recut-shift", o.recutShift, "--recut: the move, a share of the index's span")
+        ->check(CLI::Range(0.0, 0.5));
+    cmd->add_option("--recut-zoom", o.recutZoom, "--recut: the zoom, a share of the index's span")
+        ->check(CLI::Range(0.0, 0.5));
+    cmd->add_option("--recut-turn", o.recutTurn, "--recut: the turn, degrees")
+        ->check(CLI::Range(0.0, 45.0));
     cmd->add_flag(
         "--as-given", o.asGiven,
         "read a square picture only as given, not also restored to the common camera "

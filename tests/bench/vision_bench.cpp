@@ -24,13 +24,15 @@ static void BM_Detect1280x720(benchmark::State& state) {
     // picture (small indices read again enlarged, and the frame also read at 1.25 and 0.75 times
     // its working scale: nertzref-cli, the app's lake step); /3: as /1
     // without a black index's suit read again by its own column; /4: as /1 without unsure readings
-    // of a card's two corners taken together
-    nertz::vision::DetectorOptions options = state.range(0) == 2
+    // of a card's two corners taken together; /5: as /2 without unsure indices cut again
+    // (recutConfidence)
+    nertz::vision::DetectorOptions options = state.range(0) == 2 || state.range(0) == 5
                                                  ? nertz::vision::DetectorOptions::stillPicture()
                                                  : nertz::vision::DetectorOptions{};
     options.suitFromInk = state.range(0) != 0;
     options.blackSuitFromIndexColumn = state.range(0) != 3;
     if (state.range(0) == 4) options.pairConfidence = 1.f;
+    if (state.range(0) == 5) options.recutConfidence = 1.f;
     nertz::vision::Detector detector(options);
     std::size_t cards = 0;
     for (auto _ : state) {
@@ -46,6 +48,7 @@ BENCHMARK(BM_Detect1280x720)
     ->Arg(2)
     ->Arg(3)
     ->Arg(4)
+    ->Arg(5)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 

@@ -84,6 +84,11 @@ float surest5(std::vector<float> c) {
     return sum / float(n);
 }
 
+// The probability of a reading's likeliest face (whether or not "not an index" is likelier).
+float likeliestFace(const PatchReading& r) {
+    return *std::max_element(r.faces.begin(), r.faces.end());
+}
+
 // A reading of the picture stretched by (fx, fy), brought back to the picture's pixels.
 void unstretch(Detection& d, float fx, float fy, cv::Size size) {
     auto back = [&](cv::Point2f p) { return cv::Point2f(p.x / fx, p.y / fy); };
@@ -176,6 +181,7 @@ DetectorOptions DetectorOptions::stillPicture() {
     o.extraScales = {1.25, 0.75};  // chosen on train-design faces (MODEL.md, "Other scales")
     o.smallIndexHeight =
         40.f;  // chosen on train-design scenes (MODEL.md, "Small indices read again")
+    o.recutConfidence = 0.3f;
     return o;
 }
 
@@ -306,6 +312,94 @@ Detection Detector::readAgainAt(const cv::Mat& image, Detection first, const std
     return first;
 }
 
+void Detector::readUnsureAgain(const cv::Mat& bgr, const ProposalPyramid& pyr,
+                               const std::vector<IndexCandidate>& cands, float inv,
+                               bool colourlessPicture, std::vector<PatchReading>& readings,
+                               std::vector<cv::Mat>& patches) {
+    // the places read surely: an unsure reading there is not asked about
+    std::vector<std::size_t> unsure;
+    std::vector<cv::Point2f> sureAt;
+    std::vector<float> sureSpan;
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+        const PatchReading& r = readings[i];
+        if (!r.passedGate) continue;
+        if (r.face && r.confidence >= options_.minConfidence) {
+            sureAt.push_back((cands[i].a + cands[i].b) * 0.5f);
+            sureSpan.push_back(cv::norm(cands[i].b - cands[i].a));
+        } else if (likeliestFace(r) >= options_.recutConfidence) {
+            unsure.push_back(i);
+        }
+    }
+    std::erase_if(unsure, [&](std::size_t i) {
+        const cv::Point2f at = (cands[i].a + cands[i].b) * 0.5f;
+        const float span = float(cv::norm(cands[i].b - cands[i].a));
+        for (std::size_t k = 0; k < sureAt.size(); ++k)
+            if (cv::norm(at - sureAt[k]) < 0.8 * std::max(double(span), double(sureSpan[k])))
+                return true;
+        return false;
+    });
+    std::sort(unsure.begin(), unsure.end(), [&](auto a, auto b) {
+        return likeliestFace(readings[a]) > likeliestFace(readings[b]);
+    });
+    if (unsure.size() > std::size_t(options_.recutMost)) unsure.resize(std::size_t(options_.recutMost));
+    if (unsure.empty()) return;
+    // each unsure pair cut again: moved along and across itself by recutShift of its span, its
+    // span recutZoom larger and smaller, turned by recutTurn degrees either way
+    std::vector<cv::Mat> cuts;
+    const float sh = options_.recutShift, z = options_.recutZoom;
+    const float t = options_.recutTurn * float(CV_PI / 180.0);
+    for (std::size_t i : unsure) {
+        const IndexCandidate& c = cands[i];
+        const cv::Point2f d = c.b - c.a, n(-d.y, d.x), m = (c.a + c.b) * 0.5f;
+        auto moved = [&](cv::Point2f by) { return IndexCandidate{c.a + by, c.b + by, c.invert}; };
+        auto scaled = [&](float k) {
+            return IndexCandidate{m + (c.a - m) * k, m + (c.b - m) * k, c.invert};
+        };
+        auto turned = [&](float angle) {
+            const float cs = std::cos(angle), sn = std::sin(angle);
+            auto turn = [&](cv::Point2f v) {
+                return cv::Point2f(cs * v.x - sn * v.y, sn * v.x + cs * v.y);
+            };
+            return IndexCandidate{m + turn(c.a - m), m + turn(c.b - m), c.invert};
+        };
+        for (const IndexCandidate& v :
+             {moved(d * sh), moved(d * -sh), moved(n * sh), moved(n * -sh), scaled(1.f + z),
+              scaled(1.f - z), turned(t), turned(-t)})
+            cuts.push_back(cutIndexPatch(pyr, v, params_));
+    }
+    constexpr std::size_t kVariants = 8;
+    const std::vector<PatchReading> again = reader_.read(cuts, 0.f);
+    for (std::size_t k = 0; k < unsure.size(); ++k) {
+        const std::size_t i = unsure[k];
+        PipInk ink = PipInk::Unknown;
+        if (!colourlessPicture) {
+            const cv::Point2f a = cands[i].a * inv, b = cands[i].b * inv;
+            ink = pipInk(bgr, b, std::hypot(b.x - a.x, b.y - a.y));
+        }
+        const int face = int(std::max_element(readings[i].faces.begin(), readings[i].faces.end()) -
+                             readings[i].faces.begin());
+        int agree = 0;
+        std::size_t surest = 0;
+        float best = 0.f;
+        for (std::size_t v = 0; v < kVariants; ++v) {
+            PatchReading r = again[k * kVariants + v];
+            conditionOnInk(r, ink);
+            if (r.face && *r.face == cardOfClass(face) && r.confidence >= options_.minConfidence) {
+                ++agree;
+                if (r.confidence > best) {
+                    best = r.confidence;
+                    surest = v;
+                }
+            }
+        }
+        if (agree < options_.recutAgree) continue;
+        // taken as the surest of them read it, from that cut (a black suit is read again from it)
+        readings[i] = again[k * kVariants + surest];
+        conditionOnInk(readings[i], ink);
+        patches[i] = cuts[k * kVariants + surest];
+    }
+}
+
 std::vector<PatchReading> Detector::readCandidates(const ProposalPyramid& pyr,
                                                    const std::vector<IndexCandidate>& cands,
                                                    std::vector<cv::Mat>& patches) {
@@ -363,7 +457,8 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     std::vector<cv::Mat> patches;
     std::vector<PatchReading> readings = readCandidates(pyr, cands, patches);
     const float inv = float(1.0 / scale);
-    if (options_.suitFromInk && !colourless(bgr)) {
+    const bool colourlessPicture = !options_.suitFromInk || colourless(bgr);
+    if (!colourlessPicture) {
         // the pip's ink in the picture as given (the working copy may be enlarged)
         for (std::size_t i = 0; i < readings.size(); ++i) {
             PatchReading& r = readings[i];
@@ -375,6 +470,14 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
             conditionOnInk(r, pipInk(bgr, b, std::hypot(b.x - a.x, b.y - a.y)));
         }
     }
+
+    // 2a. unsure readings where no sure one lies read again from re-cut patches, the mean of all
+    // taken where it is sure (DetectorOptions::recutConfidence)
+    // (what they read is not counted in how surely this reading reads: `surest`)
+    std::vector<float> firstRead;
+    for (const PatchReading& r : readings) firstRead.push_back(r.face ? r.confidence : 0.f);
+    if (options_.recutConfidence < options_.minConfidence)
+        readUnsureAgain(bgr, pyr, cands, inv, colourlessPicture, readings, patches);
 
     // 2b. a black index's suit read again from its patch stretched by the middle half of it, the
     // index's own column, not by what lies beside it (a court card's art, the table): on the
@@ -439,7 +542,7 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
         const IndexReading r = indexReading(i);
         if (clashes(r, found)) continue;
         found.push_back(withBox(r));
-        foundAsRead.push_back(asRead[i]);
+        if (firstRead[i] >= options_.minConfidence) foundAsRead.push_back(asRead[i]);
     }
     if (surest) *surest = surest5(foundAsRead);
 

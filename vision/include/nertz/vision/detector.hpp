@@ -115,6 +115,21 @@ struct DetectorOptions {
     // and 0.75.
     std::vector<double> extraScales;
     float extraScaleConfidence = 0.9f;
+    // An unsure reading (at least recutConfidence, under minConfidence) where no sure index lies
+    // is cut 8 ways more: both ends of its pair moved along and across it by recutShift of its
+    // span, the span recutZoom larger and smaller, turned recutTurn degrees either way. Where at
+    // least recutAgree of those 8 read its face surely (minConfidence), it is taken as the surest
+    // of them reads it. A proposal's pair of glyph centres is often a little off the index (a glyph
+    // merged with the card's edge or art), and a patch cut a little otherwise is then read surely
+    // (models/MODEL.md, "Unsure indices cut again"). At most recutMost readings a reading of the
+    // picture (the surest). 1 or more: off, the default for a camera followed live;
+    // stillPicture() sets 0.3.
+    float recutConfidence = 1.f;
+    float recutShift = 0.08f;
+    float recutZoom = 0.1f;
+    float recutTurn = 6.f;
+    int recutAgree = 3;
+    int recutMost = 64;
 
     // The settings for a still picture (a photo, a lake check): small indices read again enlarged,
     // and the picture also read at 1.25 and 0.75 times its working scale (extraScales).
@@ -160,6 +175,12 @@ class Detector {
     // detectAsGiven, read again enlarged when its indices are small (smallIndexHeight).
     // notKept: the first reading where the second one is kept.
     Detection read(const cv::Mat& bgr, std::vector<Detection>& notKept);
+    // DetectorOptions::recutConfidence: `readings` of `cands` (working pixels; `inv` takes them to
+    // the picture's) changed where the re-cut patches' mean reads surely
+    void readUnsureAgain(const cv::Mat& bgr, const ProposalPyramid& pyr,
+                         const std::vector<IndexCandidate>& cands, float inv,
+                         bool colourlessPicture, std::vector<PatchReading>& readings,
+                         std::vector<cv::Mat>& patches);
     double workScale(cv::Size size) const;
     DetectorOptions options_;
     ProposalParams params_;
