@@ -211,6 +211,7 @@ io::Json countJson(const vi::DeckCount& c) {
                    {"deck", card.deckName},
                    {"confidence", std::round(card.confidence * 1000) / 1000}};
         if (!card.likely.empty()) j["likely"] = card.likely;
+        if (card.lighterThanDeck) j["lighter_than_deck"] = true;
         if (card.strip) {
             j["strip"] = true;
             j["strip_share"] = std::round(card.stripShare * 1000) / 1000;
@@ -663,6 +664,12 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                           << " strips of rows that are no cards of this table (like no enrolled deck, "
                              "or far smaller than the face-up cards: a hand, a glare, a face-up "
                              "card's print; --json lists them)\n";
+            int lighter = 0;
+            if (j.contains("cards"))
+                for (const auto& c : j["cards"]) lighter += c.value("lighter_than_deck", false) ? 1 : 0;
+            if (lighter > 0)
+                std::cout << "of the unknown: " << lighter << " far lighter against the picture than the deck "
+                          << "they look like (a cloth, a white object; --json names it as \"likely\")\n";
             if (j.contains("message")) std::cout << j["message"].get<std::string>() << "\n";
         });
     }
@@ -915,7 +922,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             int limit = 0;
             double countable = 0.05, whole = 0.85, legible = 0.2;
             bool json = false, autocorrelationRows = false, tableMask = false, noPieces = false,
-                 noComplete = false, noRefine = false, noSceneCards = false, noPairLook = false, noRefit = false,
+                 noComplete = false, noRefine = false, noSceneCards = false, noPairLook = false, noLightness = false, noRefit = false,
                  noFaces = false, cardsAlone = false, noRowSplit = false, boxRows = false,
                  noOutlineRows = false, noWholeCards = false, rowsByMiddles = false,
                  noWholeAlone = false, noIfKnown = false, noLoneCards = false, noOversizedFit = false;
@@ -1012,6 +1019,10 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                       "leave a card unknown between two decks unknown, not given to the nearer by what "
                       "tells those two apart (the counter before 2026-11-30, twenty-eighth session; "
                       "BACKS.md, \"Cards between two decks: what tells those two apart\")");
+        cmd->add_flag("--no-lightness", a->noLightness,
+                      "keep a card given to a deck that lies far lighter against its picture than the "
+                      "deck's back did at enrolment (the counter before 2026-12-02, thirty-fifth "
+                      "session; BACKS.md, \"Cards far lighter than their deck\")");
         cmd->add_flag("--no-refit", a->noRefit,
                       "leave a loose card that matches no deck unknown, not fitted again by "
                       "card-sized outlines around it (the counter before 2026-11-28; BACKS.md, "
@@ -1094,6 +1105,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                 vi::MatcherOptions matching;
                 matching.sceneExemplars = !a->noSceneCards;
                 matching.pairLook = !a->noPairLook;
+                if (a->noLightness) matching.lighterBy = matching.stripLighterBy = 0.f;
                 matching.refit.on = !a->noRefit;
                 vi::BackMatcher matcher(matching);
                 bool anyHeldOut = false, tooClose = false;
@@ -1186,6 +1198,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     const cv::Mat probability = vi::backCardProbability(img, seen);
                     read = vi::attributeCards(img, toRead, matcher, probability);
                     vi::settleBetweenTwoDecks(img, toRead, read, matcher, probability);
+                    vi::unknownWhereLightnessDiffers(img, toRead, read, matcher);
                 }
                 for (std::size_t k = 0; k < read.size(); ++k) {
                     const auto& got = read[k];

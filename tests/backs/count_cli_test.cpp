@@ -458,6 +458,36 @@ TEST_F(CountCli, APictureUnlikeATableOfBacksIsCountedWithAWarning) {
     EXPECT_NE(text.out.find("check this count by eye"), std::string::npos) << text.out;
 }
 
+// The real black deck of ../shared/data/real-cards enrolled from one of its photos (IMG_7736), then
+// a photo of two of its cards beside a white mouse (IMG_7824) counted: the mouse's pieces look like
+// the black back on every balanced term but lie far lighter against the picture; `count --json`
+// lists them unknown with "likely" the deck and "lighter_than_deck", the text output says how many.
+TEST_F(CountCli, CardsFarLighterThanTheirDeckAreListedAsSuch) {
+    const fs::path photos = fs::path(NERTZ_SHARED_DIR) / "data/real-cards/phone/images";
+    if (!fs::is_regular_file(photos / "IMG_7824.jpg")) GTEST_SKIP() << "no real photos at " << photos;
+    ASSERT_EQ(run({"player", "add", "Cy"}).code, 0);
+    ASSERT_EQ(run({"deck", "add", "--owner", "Cy", "--name", "Cy-black"}).code, 0);
+    ASSERT_EQ(run({"deck", "enroll", "--deck", "Cy-black", (photos / "IMG_7736.jpg").string()}).code, 0);
+    const auto r = run({"count", (photos / "IMG_7824.jpg").string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    int lighter = 0, unknown = 0;
+    for (const auto& c : j["cards"]) {
+        unknown += c["deck"] == "unknown" ? 1 : 0;
+        if (!c.value("lighter_than_deck", false)) continue;
+        ++lighter;
+        EXPECT_EQ(c["deck"], "unknown") << c;
+        EXPECT_EQ(c["likely"], "Cy-black") << c;
+    }
+    EXPECT_GE(lighter, 2) << r.out;
+    EXPECT_EQ(j["unknown"].get<int>(), unknown);
+    EXPECT_GE(j["counts"]["Cy-black"].get<int>(), 1) << r.out;  // the real backs stay the deck's
+    const auto text = run({"count", (photos / "IMG_7824.jpg").string()});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("of the unknown: " + std::to_string(lighter) + " far lighter"), std::string::npos)
+        << text.out;
+}
+
 // Most cards of a table given to no deck: here twelve of Bo's red cards and two of Ann's blue ones,
 // with only Ann's deck enrolled. The segmenter explains the table well, but a count with 12 unknown
 // cards of 14 says to check it by eye, and why (a deck of the table not enrolled, or a picture that is

@@ -551,6 +551,46 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
     return d;
 }
 
+float sceneWhite(const cv::Mat& bgr) {
+    if (bgr.empty()) return 1.f;
+    cv::Mat small = bgr;
+    if (bgr.cols > kSceneWhiteWidth) {
+        const int h = std::max(1, int(std::lround(double(bgr.rows) * kSceneWhiteWidth / bgr.cols)));
+        cv::resize(bgr, small, cv::Size(kSceneWhiteWidth, h), 0, 0, cv::INTER_AREA);
+    }
+    cv::Mat gray;
+    cv::cvtColor(small, gray, small.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+    int hist[256] = {};
+    for (int y = 0; y < gray.rows; ++y) {
+        const uchar* p = gray.ptr<uchar>(y);
+        for (int x = 0; x < gray.cols; ++x) ++hist[p[x]];
+    }
+    const long total = long(gray.total()), above = total - long(std::ceil(0.99 * double(total)));
+    long seen = 0;
+    for (int v = 255; v > 0; --v) {
+        seen += hist[v];
+        if (seen > above) return float(v);
+    }
+    return 1.f;
+}
+
+float cardLightness(const cv::Mat& rect, BackRegion region, const cv::Mat& shows) {
+    if (rect.empty() || rect.type() != CV_8UC3)
+        throw SignatureError("back signature: rectified card must be 8-bit BGR");
+    cv::Rect roi = cardInterior();
+    if (!region.whole()) {
+        const int xa = std::clamp(int(std::lround(region.x0 * rect.cols)), 0, rect.cols - 1),
+                  xb = std::clamp(int(std::lround(region.x1 * rect.cols)), xa + 1, rect.cols);
+        roi = cv::Rect(xa, roi.y, xb - xa, roi.height);
+    }
+    roi &= cv::Rect(0, 0, rect.cols, rect.rows);
+    cv::Mat gray;
+    cv::cvtColor(rect(roi), gray, cv::COLOR_BGR2GRAY);
+    if (!shows.empty() && shows.size() == rect.size() && cv::countNonZero(shows(roi)) > 0)
+        return float(cv::mean(gray, shows(roi))[0]);
+    return float(cv::mean(gray)[0]);
+}
+
 BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
     const cv::Rect frame(0, 0, bgr.cols, bgr.rows);
     int inside = 0;
@@ -559,6 +599,7 @@ BackSignature makeBackSignature(const cv::Mat& bgr, const Quad& quad) {
         throw SignatureError("back signature: card outline is mostly outside the picture");
     const cv::Mat rect = rectifyCard(bgr, quad);
     BackSignature s;
+    s.lightLo = s.lightHi = std::max(kLeastLightness, cardLightness(rect) / sceneWhite(bgr));
     s.descriptors.push_back(describeBack(rect));
     for (float sigma : kEnrolmentBlurs) {
         cv::Mat blurred;
@@ -660,15 +701,17 @@ std::vector<std::uint8_t> BackSignature::toBytes() const {
         putF(out, d.texture);
         putF(out, d.fine);
     }
+    putF(out, lightLo);
+    putF(out, lightHi);
     return out;
 }
 
 BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
     if (bytes.size() < 4 || bytes[0] != 'N' || bytes[1] != 'B' || bytes[2] != 'S')
         throw SignatureError("back signature: not a nertzref back signature (bad magic)");
-    if (bytes[3] != kVersion)
+    if (bytes[3] != kVersion && bytes[3] != 3)
         throw SignatureError("back signature: version " + std::to_string(int(bytes[3])) +
-                             " is not supported (expected " + std::to_string(int(kVersion)) +
+                              " is not supported (expected 3 or " + std::to_string(int(kVersion)) +
                              "); enrol the deck again");
     Reader r(bytes);
     for (int i = 0; i < 4; ++i) r.u8();
@@ -696,11 +739,25 @@ BackSignature BackSignature::fromBytes(const std::vector<std::uint8_t>& bytes) {
         d.fine = r.f();
         s.descriptors.push_back(std::move(d));
     }
+    if (bytes[3] >= 4) {
+        s.lightLo = r.f();
+        s.lightHi = r.f();
+        if (!(s.lightLo >= 0.f && s.lightLo <= s.lightHi && s.lightHi <= 10.f && (s.lightLo > 0.f) == (s.lightHi > 0.f)))
+            throw SignatureError("back signature: the lightness range is out of range");
+    }
     if (!r.done()) throw SignatureError("back signature: trailing bytes");
     return s;
 }
 
 void BackSignature::merge(const BackSignature& other) {
+    if (descriptors.empty()) {  // the first view
+        lightLo = other.lightLo;
+        lightHi = other.lightHi;
+    } else {
+        const bool known = lightHi > 0.f && other.lightHi > 0.f;
+        lightLo = known ? std::min(lightLo, other.lightLo) : 0.f;
+        lightHi = known ? std::max(lightHi, other.lightHi) : 0.f;
+    }
     descriptors.insert(descriptors.end(), other.descriptors.begin(), other.descriptors.end());
 }
 

@@ -288,6 +288,34 @@ void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>&
     }
 }
 
+void unknownWhereLightnessDiffers(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
+                                  std::vector<CountedCard>& cards, const BackMatcher& matcher) {
+    const MatcherOptions& o = matcher.options();
+    if (o.lighterBy <= 0.f && o.stripLighterBy <= 0.f) return;
+    float white = -1.f;  // the picture's, once a card needs it
+    for (std::size_t i = 0; i < cards.size() && i < found.size(); ++i) {
+        CountedCard& c = cards[i];
+        const float by = c.strip ? o.stripLighterBy : o.lighterBy;
+        if (c.deck < 0 || by <= 0.f) continue;
+        const BackSignature& sig = matcher.decks()[std::size_t(c.deck)].signature;
+        if (sig.lightHi <= 0.f) continue;  // a version 3 signature: not known
+        if (white < 0.f) white = sceneWhite(bgr);
+        float light = 0.f;
+        try {
+            const BackCandidate& f = found[i];
+            const cv::Mat shows = f.shows.empty() ? cv::Mat() : rectifiedShows(f.quad, f.shows);
+            light = cardLightness(rectifyCard(bgr, f.quad), f.region, shows) / white;
+        } catch (const SignatureError&) {
+            continue;
+        }
+        if ((light + kLightnessFloor) / (sig.lightHi + kLightnessFloor) <= by) continue;
+        c.likely = c.deckName;
+        c.deck = -1;
+        c.deckName = "unknown";
+        c.lighterThanDeck = true;
+    }
+}
+
 namespace {
 
 // Calls f(i, j) for each row of `found`: its cards are found[i .. j) (BackCandidate::row; a row's
@@ -709,6 +737,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     // last, what is still unknown between two decks, by what tells those two apart (after the
     // refit, which puts a wrong outline right: most unknown loose cards are such)
     settleBetweenTwoDecks(bgr, found, cards, matcher, cardProbability);
+    unknownWhereLightnessDiffers(bgr, found, cards, matcher);
     for (std::size_t i = 0; i < cards.size(); ++i) {
         if (cards[i].deck >= 0)
             ++out.counts[cards[i].deckName];

@@ -83,6 +83,18 @@ struct MatcherOptions {
     // read wherever a row is kept, also when all its cards are sure of their deck. 0: off.
     // models/training/BACKS.md, "Rows far smaller than the face-up cards".
     float rowUnderFaceUp = 0.4f;
+    // Counting a picture (countBacks, last: unknownWhereLightnessDiffers): a whole card given to a
+    // deck whose lightness against its picture (cardLightness over sceneWhite), plus
+    // kLightnessFloor, is more than `lighterBy` times its deck's lightest enrolment view's (plus the
+    // floor) is left unknown, its deck given as likely; a strip of a row more than
+    // `stripLighterBy` times (a strip holds more of a card's light margin than its interior does).
+    // Each card back is white-balanced and toned on itself, so a beige knitted blanket and a black
+    // back with a gold print can be near in every distance term; how light they lie against the
+    // table is not. On the train sets right cards lie at most 2.26 (whole) and 2.69 (strips) times
+    // lighter. 0: off. Decks of version 3 signatures are not checked. models/training/BACKS.md,
+    // "Cards far lighter than their deck".
+    float lighterBy = 2.5f;
+    float stripLighterBy = 3.0f;
     RefitOptions refit;
 };
 

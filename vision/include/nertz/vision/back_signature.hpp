@@ -62,18 +62,24 @@ struct BackDescriptor {
 
 // A deck's back: descriptors of the whole card and of edge strips, from one or a few views.
 struct BackSignature {
+    // 4: the card's lightness against its picture (lightLo, lightHi); a version 3 signature is
+    // still read, without them (0: not known, so no card is left unknown for its lightness).
     // 3: a radial frequency spectrum of whole cards (BackDescriptor::spectrum). 2: white-balanced on
     // the card's own margin, blurred enrolment copies. Older versions are refused: their
     // descriptors cannot be compared with today's cards, so the deck must be enrolled again.
-    static constexpr std::uint8_t kVersion = 3;
+    static constexpr std::uint8_t kVersion = 4;
     std::vector<BackDescriptor> descriptors;
+    // How light the deck's back lies in its enrolment pictures: cardLightness over sceneWhite, the
+    // least and the most of its views; 0 where not known (a version 3 signature).
+    float lightLo = 0.f, lightHi = 0.f;
 
     // Bytes: "NBS", version, then the descriptors. fromBytes() throws SignatureError on anything
     // else (wrong magic, other version, truncated, NaN).
     std::vector<std::uint8_t> toBytes() const;
     static BackSignature fromBytes(const std::vector<std::uint8_t>& bytes);
 
-    // Adds the descriptors of another view of the same deck.
+    // Adds the descriptors of another view of the same deck (and widens the lightness range to
+    // its; not known where either's is not).
     void merge(const BackSignature& other);
     // Whole-card descriptors as seen (blur == 0): the number of pictures the deck was enrolled
     // from.
@@ -84,6 +90,16 @@ struct BackSignature {
 // quarter turn; which of the two upright orientations comes out is arbitrary). 8-bit BGR in and
 // out.
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
+
+// The white of a picture: the 99th percentile of its grey, read on a copy at most 160 px wide
+// (at least 1). What a card's lightness is measured against (cardLightness).
+float sceneWhite(const cv::Mat& bgr);
+inline constexpr int kSceneWhiteWidth = 160;
+// The least lightness a signature records (a card black to the camera still has a known one).
+inline constexpr float kLeastLightness = 1e-3f;
+// The mean grey of a rectified card's interior (cardInterior; of the strip `region`; where `shows`
+// is non-zero, when given), as seen (not balanced).
+float cardLightness(const cv::Mat& rectified, BackRegion region = {}, const cv::Mat& shows = {});
 
 // The part of the rectified card (rectifyCard(bgr, quad)) that `shows` (a polygon in picture
 // pixels, e.g. what the finder saw of a card that others lie across): 255 inside, 0 outside,

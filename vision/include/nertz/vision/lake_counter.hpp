@@ -39,6 +39,9 @@ struct CountedCard {
     // 0 without the segmenter's card probability, for strips, and where what it hides looks like
     // the rest of the card (a faint back the segmenter is unsure of: all of it is read).
     float hidden = 0.f;
+    // Left unknown because it lies far lighter against its picture than its deck's back did when
+    // enrolled (unknownWhereLightnessDiffers); `likely` names that deck.
+    bool lighterThanDeck = false;
     int frame = -1;        // video: the frame it was counted in
 };
 
@@ -111,6 +114,15 @@ std::vector<CountedCard> attributeCards(const cv::Mat& bgr, const std::vector<Ba
 void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
                            std::vector<CountedCard>& cards, const BackMatcher& matcher,
                            const cv::Mat& cardProbability = {});
+
+// Cards of `cards` (read from `found`, one for one) given to a deck that lie far lighter in `bgr`
+// than the deck's back in its enrolment pictures (MatcherOptions::lighterBy, stripLighterBy) are
+// left unknown, with that deck as the likely one (CountedCard::lighterThanDeck). countBacks runs it
+// last. The floor added to both lightnesses keeps a black back in a dim picture from being called
+// several times lighter than its deck over a few grey levels.
+inline constexpr float kLightnessFloor = 0.1f;
+void unknownWhereLightnessDiffers(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
+                                  std::vector<CountedCard>& cards, const BackMatcher& matcher);
 
 // RefitOptions applied to `cards` (attributeCards of `found`): unknown loose cards fitted again by
 // card-sized guesses around them; a card placed beside one adds to both vectors. `faceUp`: outlines
