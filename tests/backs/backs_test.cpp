@@ -378,12 +378,19 @@ TEST(BackSignature, SceneWhiteIgnoresSpecksAndCardLightnessReadsTheInterior) {
     pic(cv::Rect(0, 0, 320, 480)).setTo(cv::Scalar(200, 200, 200));
     EXPECT_NEAR(vi::sceneWhite(pic), 200.f, 1.f);
     cv::RNG rng(3);
-    for (int k = 0; k < 90; ++k)  // 4x4 specks on the 160-px copy's grid: 0.47% of the pixels
+    for (int k = 0; k < 90; ++k)  // 4x4 specks on the sampling grid (every 4th pixel): 0.47% of the samples
         pic(cv::Rect(4 * rng.uniform(0, 160), 4 * rng.uniform(0, 120), 4, 4)).setTo(cv::Scalar(255, 255, 255));
     EXPECT_NEAR(vi::sceneWhite(pic), 200.f, 1.f);
     for (int k = 0; k < 300; ++k)  // 2% of them
         pic(cv::Rect(4 * rng.uniform(0, 160), 4 * rng.uniform(0, 120), 4, 4)).setTo(cv::Scalar(255, 255, 255));
     EXPECT_NEAR(vi::sceneWhite(pic), 255.f, 1.f);
+    // grey, 16-bit and BGRA pictures read as their 8-bit grey
+    cv::Mat grey(90, 160, CV_8UC1, cv::Scalar(180)), deep, alpha;
+    EXPECT_NEAR(vi::sceneWhite(grey), 180.f, 1.f);
+    grey.convertTo(deep, CV_16U, 257.0);
+    EXPECT_NEAR(vi::sceneWhite(deep), 180.f, 1.f);
+    cv::cvtColor(grey, alpha, cv::COLOR_GRAY2BGRA);
+    EXPECT_NEAR(vi::sceneWhite(alpha), 180.f, 1.f);
     cv::Mat card(vi::kBackHeight, vi::kBackWidth, CV_8UC3, cv::Scalar(240, 240, 240));
     const cv::Rect inner = vi::cardInterior();
     card(inner).setTo(cv::Scalar(30, 30, 30));

@@ -117,6 +117,7 @@ Reading readCard(const cv::Mat& bgr, const Quad& quad, const BackRegion& region,
                                      : cv::Mat();
         r.probe = shown ? std::move(*shown) : describeBack(rectified, region, r.showsMask);
         r.described = true;
+        c.grey = cardLightness(rectified, region, r.showsMask);
         const BackMatch& m = r.match = matcher.match(r.probe, moving);
         c.deck = m.deck;
         c.confidence = m.confidence;
@@ -300,14 +301,17 @@ void unknownWhereLightnessDiffers(const cv::Mat& bgr, const std::vector<BackCand
         const BackSignature& sig = matcher.decks()[std::size_t(c.deck)].signature;
         if (sig.lightHi <= 0.f) continue;  // a version 3 signature: not known
         if (white < 0.f) white = sceneWhite(bgr);
-        float light = 0.f;
-        try {
-            const BackCandidate& f = found[i];
-            const cv::Mat shows = f.shows.empty() ? cv::Mat() : rectifiedShows(f.quad, f.shows);
-            light = cardLightness(rectifyCard(bgr, f.quad), f.region, shows) / white;
-        } catch (const SignatureError&) {
-            continue;
+        float grey = c.grey;
+        if (grey < 0.f) {  // not read here (a card put together by hand): read it now
+            try {
+                const BackCandidate& f = found[i];
+                const cv::Mat shows = f.shows.empty() ? cv::Mat() : rectifiedShows(f.quad, f.shows);
+                grey = cardLightness(rectifyCard(bgr, f.quad), f.region, shows);
+            } catch (const SignatureError&) {
+                continue;
+            }
         }
+        const float light = grey / white;
         if ((light + kLightnessFloor) / (sig.lightHi + kLightnessFloor) <= by) continue;
         c.likely = c.deckName;
         c.deck = -1;

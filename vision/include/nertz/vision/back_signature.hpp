@@ -91,8 +91,9 @@ struct BackSignature {
 // out.
 cv::Mat rectifyCard(const cv::Mat& bgr, const Quad& quad);
 
-// The white of a picture: the 99th percentile of its grey, read on a copy at most 160 px wide
-// (at least 1). What a card's lightness is measured against (cardLightness).
+// The white of a picture: the 99th percentile of its grey, read on the means of 2 x 2 pixels
+// sampled about kSceneWhiteWidth across (at least 1). What a card's lightness is measured against
+// (cardLightness). Any depth and channel count; 8-bit BGR or BGRA as they are.
 float sceneWhite(const cv::Mat& bgr);
 inline constexpr int kSceneWhiteWidth = 160;
 // The least lightness a signature records (a card black to the camera still has a known one).

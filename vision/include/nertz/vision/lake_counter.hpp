@@ -42,6 +42,9 @@ struct CountedCard {
     // Left unknown because it lies far lighter against its picture than its deck's back did when
     // enrolled (unknownWhereLightnessDiffers); `likely` names that deck.
     bool lighterThanDeck = false;
+    // The mean grey of what was read of the card (cardLightness over the part described), as
+    // seen; -1 where it was not read.
+    float grey = -1.f;
     int frame = -1;        // video: the frame it was counted in
 };
 
