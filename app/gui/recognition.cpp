@@ -277,6 +277,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                 t.side = o.side;
                 t.reassigned = true;
             }
+        if (c.lighterThanDeck && t.side < 0) ++tally.lighter;
         addToTally(tally, t);
     }
     const int thick = std::max(3, frame.cols / 200);
@@ -295,7 +296,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
     tally.doubtful = explained < vi::kFewExplained;
     tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
-    return QString("Back count: %1 cards (%2)%3%4%5")
+    return QString("Back count: %1 cards (%2)%3%4%5%6")
         .arg(tally.total())
         .arg(perSeatText(tally))
         .arg((tally.faceUp ? QString(", %1 face-up left out").arg(tally.faceUp) : QString()) +
@@ -310,6 +311,11 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                  ? QString("; %1 unknown card(s) of a ribbon show too little of the back: spread "
                            "it wider (a quarter to a half of each card)")
                        .arg(tally.narrowStrips)
+                 : QString())
+        .arg(tally.lighter > 0
+                 ? QString("; %1 unknown card(s) lie far lighter than the deck they look like (a "
+                           "cloth or a white object; or enrol that deck again under this light)")
+                       .arg(tally.lighter)
                  : QString());
 }
 

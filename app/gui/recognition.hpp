@@ -59,6 +59,10 @@ struct BackTally {
     // Count: unknown cards read from ribbon strips too narrow to tell (vision::kNarrowStrip), before
     // a person gave any an owner: the ribbon is to be spread wider
     int narrowStrips = 0;
+    // Count: unknown cards that look like a deck but lie far lighter against the picture than its
+    // back did when enrolled (vision::CountedCard::lighterThanDeck: a cloth, a white object), before
+    // a person gave any an owner
+    int lighter = 0;
     double ms = 0;
     int total() const { return static_cast<int>(cards.size()); }
 };

@@ -355,6 +355,32 @@ private slots:
         QVERIFY2(realStatus.contains("check by eye"), qPrintable(realStatus));
     }
 
+    // A real phone photo (../shared/data/real-cards/phone/IMG_7824) of two cards of the set's black
+    // deck beside face-up cards and a white mouse, counted with that deck enrolled from another of its
+    // photos (IMG_7736) as one seat's: the mouse's pieces look like the black back but lie far
+    // lighter against the picture; they are unknown ("?"), and the status line says how many and why.
+    void cardsFarLighterThanTheirDeckAreUnknownAndSaidSo() {
+        const QString dir = QString(NERTZ_SHARED_DIR) + "/data/real-cards/phone/images/";
+        if (!QFileInfo::exists(dir + "IMG_7824.jpg")) QSKIP("no real photos in ../shared/data");
+        const cv::Mat flat = cv::imread((dir + "IMG_7736.jpg").toStdString(), cv::IMREAD_COLOR);
+        cv::Mat photo = cv::imread((dir + "IMG_7824.jpg").toStdString(), cv::IMREAD_COLOR);
+        QVERIFY(!flat.empty() && !photo.empty());
+        const nertz::vision::EnrolmentReading enrolled = nertz::vision::findEnrolmentCard(flat);
+        QVERIFY(enrolled.card.has_value());
+        RecognitionAnalyzer r;
+        const std::vector<SeatBack> seats{
+            {"Cy", QColor("#2e7d32"), nertz::vision::makeBackSignature(flat, enrolled.card->quad).toBytes()}};
+        QVERIFY(r.setSeats(seats).isEmpty());
+        r.setMode(RecognitionAnalyzer::Mode::Count);
+        const QString status = r.analyze(photo);
+        const BackTally t = r.takeResult().value<BackTally>();
+        qInfo("two black backs beside a white mouse: %s", qPrintable(status));
+        QVERIFY2(t.lighter >= 2, qPrintable(status));
+        QVERIFY(t.unknown >= t.lighter);
+        QVERIFY2(t.perSide[0] >= 1, qPrintable(status));  // the real backs stay Cy's
+        QVERIFY2(status.contains(QString("%1 unknown card(s) lie far lighter").arg(t.lighter)), qPrintable(status));
+    }
+
     void aClipThatEndsMidCountKeepsTheCountAndUnknownCardsBlock() {
         QTemporaryDir dir;
         const QString file = dir.filePath("club.sqlite");
