@@ -1198,7 +1198,7 @@ void addCountCommands(CLI::App& app, Context& ctx) {
                     const cv::Mat probability = vi::backCardProbability(img, seen);
                     read = vi::attributeCards(img, toRead, matcher, probability);
                     vi::settleBetweenTwoDecks(img, toRead, read, matcher, probability);
-                    vi::unknownWhereLightnessDiffers(img, toRead, read, matcher);
+                    vi::unknownWhereLightnessDiffers(img, read, matcher);
                 }
                 for (std::size_t k = 0; k < read.size(); ++k) {
                     const auto& got = read[k];

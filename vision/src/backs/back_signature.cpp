@@ -554,11 +554,10 @@ BackDescriptor describeBack(const cv::Mat& rect, BackRegion region, const cv::Ma
 float sceneWhite(const cv::Mat& bgr) {
     if (bgr.empty()) return 1.f;
     cv::Mat pic = bgr;
-    if (bgr.depth() != CV_8U || (bgr.channels() != 3 && bgr.channels() != 4)) {
-        cv::Mat gray;
-        bgr.convertTo(gray, CV_8U, bgr.depth() == CV_16U ? 1.0 / 257.0 : 1.0);
-        if (gray.channels() != 1) cv::cvtColor(gray, gray, gray.channels() == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
-        cv::cvtColor(gray, pic, cv::COLOR_GRAY2BGR);
+    if (pic.depth() != CV_8U) pic.convertTo(pic, CV_8U, pic.depth() == CV_16U ? 1.0 / 257.0 : 1.0);
+    if (pic.channels() != 3 && pic.channels() != 4) {  // grey (or grey and alpha): its first channel
+        cv::extractChannel(pic, pic, 0);
+        cv::cvtColor(pic, pic, cv::COLOR_GRAY2BGR);
     }
     // the grey of 2 x 2 pixels every `step` pixels each way: about kSceneWhiteWidth across (a
     // copy shrunk so costs a millisecond a 1280 x 720 frame; this a tenth of that)

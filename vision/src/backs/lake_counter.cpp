@@ -289,30 +289,17 @@ void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>&
     }
 }
 
-void unknownWhereLightnessDiffers(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
-                                  std::vector<CountedCard>& cards, const BackMatcher& matcher) {
+void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& cards,
+                                  const BackMatcher& matcher) {
     const MatcherOptions& o = matcher.options();
-    if (o.lighterBy <= 0.f && o.stripLighterBy <= 0.f) return;
     float white = -1.f;  // the picture's, once a card needs it
-    for (std::size_t i = 0; i < cards.size() && i < found.size(); ++i) {
-        CountedCard& c = cards[i];
+    for (CountedCard& c : cards) {
         const float by = c.strip ? o.stripLighterBy : o.lighterBy;
-        if (c.deck < 0 || by <= 0.f) continue;
+        if (c.deck < 0 || by <= 0.f || c.grey < 0.f) continue;
         const BackSignature& sig = matcher.decks()[std::size_t(c.deck)].signature;
         if (sig.lightHi <= 0.f) continue;  // a version 3 signature: not known
         if (white < 0.f) white = sceneWhite(bgr);
-        float grey = c.grey;
-        if (grey < 0.f) {  // not read here (a card put together by hand): read it now
-            try {
-                const BackCandidate& f = found[i];
-                const cv::Mat shows = f.shows.empty() ? cv::Mat() : rectifiedShows(f.quad, f.shows);
-                grey = cardLightness(rectifyCard(bgr, f.quad), f.region, shows);
-            } catch (const SignatureError&) {
-                continue;
-            }
-        }
-        const float light = grey / white;
-        if ((light + kLightnessFloor) / (sig.lightHi + kLightnessFloor) <= by) continue;
+        if ((c.grey / white + kLightnessFloor) / (sig.lightHi + kLightnessFloor) <= by) continue;
         c.likely = c.deckName;
         c.deck = -1;
         c.deckName = "unknown";
@@ -741,7 +728,7 @@ DeckCount countBacks(const cv::Mat& bgr, const BackMatcher& matcher,
     // last, what is still unknown between two decks, by what tells those two apart (after the
     // refit, which puts a wrong outline right: most unknown loose cards are such)
     settleBetweenTwoDecks(bgr, found, cards, matcher, cardProbability);
-    unknownWhereLightnessDiffers(bgr, found, cards, matcher);
+    unknownWhereLightnessDiffers(bgr, cards, matcher);
     for (std::size_t i = 0; i < cards.size(); ++i) {
         if (cards[i].deck >= 0)
             ++out.counts[cards[i].deckName];

@@ -118,14 +118,14 @@ void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>&
                            std::vector<CountedCard>& cards, const BackMatcher& matcher,
                            const cv::Mat& cardProbability = {});
 
-// Cards of `cards` (read from `found`, one for one) given to a deck that lie far lighter in `bgr`
-// than the deck's back in its enrolment pictures (MatcherOptions::lighterBy, stripLighterBy) are
-// left unknown, with that deck as the likely one (CountedCard::lighterThanDeck). countBacks runs it
-// last. The floor added to both lightnesses keeps a black back in a dim picture from being called
+// Cards of `cards` (read from `bgr` by attributeCards or the refit: CountedCard::grey; a card
+// without it is left as it is) given to a deck that lie far lighter in `bgr` than the deck's back
+// in its enrolment pictures (MatcherOptions::lighterBy, stripLighterBy) are left unknown, with that
+// deck as the likely one (CountedCard::lighterThanDeck). countBacks runs it last. The floor added to both lightnesses keeps a black back in a dim picture from being called
 // several times lighter than its deck over a few grey levels.
 inline constexpr float kLightnessFloor = 0.1f;
-void unknownWhereLightnessDiffers(const cv::Mat& bgr, const std::vector<BackCandidate>& found,
-                                  std::vector<CountedCard>& cards, const BackMatcher& matcher);
+void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& cards,
+                                  const BackMatcher& matcher);
 
 // RefitOptions applied to `cards` (attributeCards of `found`): unknown loose cards fitted again by
 // card-sized guesses around them; a card placed beside one adds to both vectors. `faceUp`: outlines
