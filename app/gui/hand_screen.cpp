@@ -794,7 +794,9 @@ void HandScreen::refreshCamera() {
         sel = QString("Dealt card #%1 (frame %2) selected, now: %3. Whose is it?")
                   .arg(*selectedDealt_ + 1)
                   .arg(c.frame)
-                  .arg(c.side >= 0 ? flow_.sideNames().value(c.side) : "unknown");
+                  .arg(c.side >= 0 ? flow_.sideNames().value(c.side)
+                                   : c.lighter ? "unknown, far lighter than the deck it looks like"
+                                               : "unknown");
     } else if (selected_point_) {
         QString owner = "unknown";
         for (const auto& c : tally_.cards)

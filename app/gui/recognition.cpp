@@ -91,6 +91,7 @@ struct RecognitionAnalyzer::Impl {
         TallyCard t;
         t.quad = toQuad(c.quad);
         t.confidence = c.confidence;
+        t.lighter = c.lighterThanDeck;
         if (c.deck >= 0 && c.deck < static_cast<int>(matcherSide.size()))
             t.side = matcherSide[c.deck];
         return t;
@@ -277,7 +278,7 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                 t.side = o.side;
                 t.reassigned = true;
             }
-        if (c.lighterThanDeck && t.side < 0) ++tally.lighter;
+        if (t.lighter && t.side < 0) ++tally.lighter;
         addToTally(tally, t);
     }
     const int thick = std::max(3, frame.cols / 200);
@@ -312,11 +313,14 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                            "it wider (a quarter to a half of each card)")
                        .arg(tally.narrowStrips)
                  : QString())
-        .arg(tally.lighter > 0
-                 ? QString("; %1 unknown card(s) lie far lighter than the deck they look like (a "
-                           "cloth or a white object; or enrol that deck again under this light)")
-                       .arg(tally.lighter)
-                 : QString());
+        .arg(lighterText(tally));
+}
+
+QString RecognitionAnalyzer::lighterText(const BackTally& tally) {
+    if (tally.lighter <= 0) return {};
+    return QString("; %1 unknown card(s) lie far lighter than the deck they look like (a cloth or "
+                   "a white object; or enrol that deck again under this light)")
+        .arg(tally.lighter);
 }
 
 QString RecognitionAnalyzer::perSeatText(const BackTally& tally) const {
@@ -368,6 +372,7 @@ QString RecognitionAnalyzer::deal(cv::Mat& frame) {
             t.side = o->second;
             t.reassigned = true;
         }
+        if (t.lighter && t.side < 0) ++tally.lighter;
         addToTally(tally, t);
         // the card just counted stays outlined where it was counted for a moment
         if (now - c.frame < 8)
@@ -381,9 +386,9 @@ QString RecognitionAnalyzer::deal(cv::Mat& frame) {
                 cv::Scalar(255, 255, 255), 2, cv::LINE_AA);
     tally.ms = timer.nsecsElapsed() / 1e6;
     result_ = QVariant::fromValue(tally);
-    return QString("Deal count: %1 cards (%2)%3")
+    return QString("Deal count: %1 cards (%2)%3%4")
         .arg(tally.total())
-        .arg(perSeatText(tally), problem);
+        .arg(perSeatText(tally), lighterText(tally), problem);
 }
 
 QString RecognitionAnalyzer::enrol(cv::Mat& frame) {

@@ -36,6 +36,8 @@ struct TallyCard {
     bool reassigned = false;   // a person chose the seat
     float confidence = 0.f;
     int frame = -1;  // Deal: the frame it was counted in (frames since the deal count began)
+    // unknown because it lies far lighter than the deck it looks like (BackTally::lighter)
+    bool lighter = false;
     bool contains(QPointF p) const;
     QPointF centre() const;
 };
@@ -59,9 +61,10 @@ struct BackTally {
     // Count: unknown cards read from ribbon strips too narrow to tell (vision::kNarrowStrip), before
     // a person gave any an owner: the ribbon is to be spread wider
     int narrowStrips = 0;
-    // Count: unknown cards that look like a deck but lie far lighter against the picture than its
-    // back did when enrolled (vision::CountedCard::lighterThanDeck: a cloth, a white object), before
-    // a person gave any an owner
+    // Count and Deal: unknown cards that look like a deck but lie far lighter against the picture
+    // (the frame they were counted from) than its back did when enrolled
+    // (vision::CountedCard::lighterThanDeck: a cloth, a white object), before a person gave any an
+    // owner
     int lighter = 0;
     double ms = 0;
     int total() const { return static_cast<int>(cards.size()); }
@@ -138,6 +141,8 @@ private:
     QString count(cv::Mat& frame);
     QString deal(cv::Mat& frame);
     QString perSeatText(const BackTally& tally) const;  // "Ann 3, Bo 2, unknown 1"
+    // "; 2 unknown card(s) lie far lighter than the deck ..." (BackTally::lighter), or nothing
+    static QString lighterText(const BackTally& tally);
     QString enrol(cv::Mat& frame);
     QString lake(cv::Mat& frame);
 

@@ -64,6 +64,13 @@ protected:
         return runCli(args);
     }
 
+    // The player Cy and the deck Cy-black, enrolled from the real photo `picture`.
+    void enrolCyBlack(const fs::path& picture) {
+        ASSERT_EQ(run({"player", "add", "Cy"}).code, 0);
+        ASSERT_EQ(run({"deck", "add", "--owner", "Cy", "--name", "Cy-black"}).code, 0);
+        ASSERT_EQ(run({"deck", "enroll", "--deck", "Cy-black", picture.string()}).code, 0);
+    }
+
     std::string enrolmentPicture(const cv::Mat& art, std::uint64_t seed, const std::string& name) {
         const auto v = vi::renderEnrolmentView(art, seed);
         const std::string p = (dir / name).string();
@@ -465,9 +472,8 @@ TEST_F(CountCli, APictureUnlikeATableOfBacksIsCountedWithAWarning) {
 TEST_F(CountCli, CardsFarLighterThanTheirDeckAreListedAsSuch) {
     const fs::path photos = fs::path(NERTZ_SHARED_DIR) / "data/real-cards/phone/images";
     if (!fs::is_regular_file(photos / "IMG_7824.jpg")) GTEST_SKIP() << "no real photos at " << photos;
-    ASSERT_EQ(run({"player", "add", "Cy"}).code, 0);
-    ASSERT_EQ(run({"deck", "add", "--owner", "Cy", "--name", "Cy-black"}).code, 0);
-    ASSERT_EQ(run({"deck", "enroll", "--deck", "Cy-black", (photos / "IMG_7736.jpg").string()}).code, 0);
+    enrolCyBlack(photos / "IMG_7736.jpg");
+    if (HasFatalFailure()) return;
     const auto r = run({"count", (photos / "IMG_7824.jpg").string(), "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     const Json j = Json::parse(r.out);
@@ -485,6 +491,71 @@ TEST_F(CountCli, CardsFarLighterThanTheirDeckAreListedAsSuch) {
     const auto text = run({"count", (photos / "IMG_7824.jpg").string()});
     ASSERT_EQ(text.code, 0) << text.err;
     EXPECT_NE(text.out.find("of the unknown: " + std::to_string(lighter) + " far lighter"), std::string::npos)
+        << text.out;
+}
+
+// The same in a video: a real back and the white mouse of IMG_7824 (cut out where the still count
+// outlined them) dealt through the view as a camera's MJPG clip, counted with `count CLIP`: each
+// pass of the mouse is listed unknown, lighter than Cy-black, and the text says how many; each back
+// is Cy-black's.
+TEST_F(CountCli, CardsFarLighterThanTheirDeckInAVideoAreListedAsSuch) {
+    const fs::path photos = fs::path(NERTZ_SHARED_DIR) / "data/real-cards/phone/images";
+    if (!fs::is_regular_file(photos / "IMG_7824.jpg")) GTEST_SKIP() << "no real photos at " << photos;
+    enrolCyBlack(photos / "IMG_7736.jpg");
+    if (HasFatalFailure()) return;
+    const auto still = run({"count", (photos / "IMG_7824.jpg").string(), "--json", "--decks", "Cy-black"});
+    ASSERT_EQ(still.code, 0) << still.err;
+    // the surest card given to the deck, and a card far lighter than it
+    const Json stillJson = Json::parse(still.out);
+    const Json* back = nullptr;
+    const Json* mouse = nullptr;
+    for (const auto& c : stillJson["cards"]) {
+        if (c["deck"] == "Cy-black" && (!back || c["confidence"] > (*back)["confidence"])) back = &c;
+        if (c.value("lighter_than_deck", false) && !mouse) mouse = &c;
+    }
+    ASSERT_TRUE(back && mouse) << still.out;
+    auto quadOf = [](const Json& c) {
+        vi::Quad q;
+        for (std::size_t i = 0; i < 4; ++i)
+            q[i] = cv::Point2f(c["quad"][i][0].get<float>(), c["quad"][i][1].get<float>());
+        return q;
+    };
+    const cv::Mat img = cv::imread((photos / "IMG_7824.jpg").string(), cv::IMREAD_COLOR);
+    ASSERT_FALSE(img.empty());
+    vi::DealClipOptions o;
+    o.size = {960, 540};
+    o.cards = 12;
+    o.through = true;
+    const vi::DealClip clip = vi::renderDealClip(
+        {nertz::testing::cutOutCard(img, quadOf(*back)), nertz::testing::cutOutCard(img, quadOf(*mouse))}, 47, o);
+    const int mice = int(std::count(clip.decks.begin(), clip.decks.end(), 1));
+    ASSERT_GE(mice, 2);
+    ASSERT_LE(mice, 10);
+    const std::string file = (dir / "mouse.avi").string();
+    {
+        cv::VideoWriter out(file, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0, o.size);
+        ASSERT_TRUE(out.isOpened());
+        for (const auto& f : clip.frames) out.write(f);
+    }
+    const auto r = run({"count", file, "--json", "--decks", "Cy-black"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["counts"]["Cy-black"], o.cards - mice) << r.out;
+    EXPECT_EQ(j["unknown"], mice) << r.out;
+    ASSERT_EQ(j["cards"].size(), std::size_t(o.cards)) << r.out;
+    for (std::size_t i = 0; i < j["cards"].size(); ++i) {  // in the order dealt
+        const Json& c = j["cards"][i];
+        if (clip.decks[i] == 1) {
+            EXPECT_EQ(c["deck"], "unknown") << c;
+            EXPECT_EQ(c.value("lighter_than_deck", false), true) << c;
+            EXPECT_EQ(c["likely"], "Cy-black") << c;
+        } else {
+            EXPECT_EQ(c["deck"], "Cy-black") << c;
+        }
+    }
+    const auto text = run({"count", file, "--decks", "Cy-black"});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("of the unknown: " + std::to_string(mice) + " far lighter"), std::string::npos)
         << text.out;
 }
 

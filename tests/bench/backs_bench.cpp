@@ -167,17 +167,27 @@ void BM_CountRibbonFrameAutocorrelationRows(benchmark::State& state) {
 // Mean cost of one 1280x720 frame of a dealing clip (rest frames, moving frames and counts); arg 1:
 // the cards pass through the view instead (every frame follows the moving cards and reads the
 // card-shaped ones).
-void BM_StreamFrame(benchmark::State& state) {
+void streamFrames(benchmark::State& state, const vi::StreamOptions& options) {
     const auto& f = fixture();
     const vi::DealClip& clip = state.range(0) ? f.through : f.clip;
     std::size_t frames = 0;
     for (auto _ : state) {
-        vi::StreamCounter counter(f.matcher);
+        vi::StreamCounter counter(f.matcher, options);
         for (const auto& fr : clip.frames) counter.push(fr);
         frames += clip.frames.size();
     }
     state.counters["ms_per_frame"] = benchmark::Counter(
         double(frames) / 1000.0, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_StreamFrame(benchmark::State& state) { streamFrames(state, {}); }
+
+// The same without the lightness check (StreamOptions::lightness): what reading the frame's white
+// for the cards read on it costs.
+void BM_StreamFrameUnchecked(benchmark::State& state) {
+    vi::StreamOptions o;
+    o.lightness = false;
+    streamFrames(state, o);
 }
 
 }  // namespace
@@ -190,4 +200,5 @@ BENCHMARK(BM_CountRibbonFrame)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountTouchingRibbonsFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountRibbonFrameAutocorrelationRows)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StreamFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamFrameUnchecked)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -8,6 +8,7 @@
 // recompute on a job thread; a custom rule set file, bad and good.
 #include <sqlite3.h>
 #include <algorithm>
+#include <array>
 #include <opencv2/imgproc.hpp>
 #include <QComboBox>
 #include <QFileInfo>
@@ -24,6 +25,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
+#include "../backs/card_quad.hpp"
 #include "camera_view.hpp"
 #include "nertz/vision/back_finder.hpp"
 #include "nertz/vision/back_signature.hpp"
@@ -379,6 +381,44 @@ private slots:
         QVERIFY(t.unknown >= t.lighter);
         QVERIFY2(t.perSide[0] >= 1, qPrintable(status));  // the real backs stay Cy's
         QVERIFY2(status.contains(QString("%1 unknown card(s) lie far lighter").arg(t.lighter)), qPrintable(status));
+        // The same in the "Dealt one at a time" mode: a back and the mouse cut out of the photo as
+        // cards (from the count's own outlines) and dealt through the view, 12 of them: each pass of
+        // the mouse is one unknown card, said so; each back is Cy's.
+        const cv::Mat clean = cv::imread((dir + "IMG_7824.jpg").toStdString(), cv::IMREAD_COLOR);
+        auto cutOut = [&](const std::array<QPointF, 4>& q) {
+            nertz::vision::Quad quad;
+            for (std::size_t i = 0; i < 4; ++i) quad[i] = cv::Point2f(float(q[i].x()), float(q[i].y()));
+            return nertz::testing::cutOutCard(clean, quad);
+        };
+        const TallyCard* back = nullptr;
+        const TallyCard* mouse = nullptr;
+        for (const auto& c : t.cards) {
+            if (c.side == 0 && !back) back = &c;
+            if (c.side < 0 && c.lighter && !mouse) mouse = &c;
+        }
+        QVERIFY(back && mouse);
+        nertz::vision::DealClipOptions o;
+        o.size = {960, 540};
+        o.through = true;
+        o.cards = 12;
+        const nertz::vision::DealClip deal =
+            nertz::vision::renderDealClip({cutOut(back->quad), cutOut(mouse->quad)}, 47, o);
+        const int mice = static_cast<int>(std::count(deal.decks.begin(), deal.decks.end(), 1));
+        QVERIFY(mice >= 2 && mice <= 10);
+        r.setMode(RecognitionAnalyzer::Mode::Deal);
+        QString dealStatus;
+        for (const auto& f : deal.frames) {
+            cv::Mat frame = f.clone();
+            dealStatus = r.analyze(frame);
+        }
+        const BackTally d = r.takeResult().value<BackTally>();
+        qInfo("a black back and the mouse dealt through the view: %s", qPrintable(dealStatus));
+        QCOMPARE(d.total(), o.cards);
+        QCOMPARE(d.perSide[0], o.cards - mice);
+        QCOMPARE(d.lighter, mice);
+        for (int n = 0; n < d.total(); ++n)
+            QCOMPARE(d.cards[std::size_t(n)].lighter, deal.decks[std::size_t(n)] == 1);
+        QVERIFY2(dealStatus.contains(QString("%1 unknown card(s) lie far lighter").arg(mice)), qPrintable(dealStatus));
     }
 
     void aClipThatEndsMidCountKeepsTheCountAndUnknownCardsBlock() {

@@ -289,22 +289,40 @@ void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>&
     }
 }
 
-void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& cards,
+namespace {
+
+// Whether card `c` is one the lightness check reads: given to a deck of known lightness, its grey
+// read, and a gate set for its kind.
+bool lightnessKnown(const CountedCard& c, const BackMatcher& matcher) {
+    const MatcherOptions& o = matcher.options();
+    return c.deck >= 0 && c.grey >= 0.f && (c.strip ? o.stripLighterBy : o.lighterBy) > 0.f &&
+           matcher.decks()[std::size_t(c.deck)].signature.lightHi > 0.f;  // 0: a version 3 signature
+}
+
+}  // namespace
+
+void unknownWhereLightnessDiffers(float white, std::vector<CountedCard>& cards,
                                   const BackMatcher& matcher) {
     const MatcherOptions& o = matcher.options();
-    float white = -1.f;  // the picture's, once a card needs it
+    if (!(white > 0.f)) return;
     for (CountedCard& c : cards) {
+        if (!lightnessKnown(c, matcher)) continue;
         const float by = c.strip ? o.stripLighterBy : o.lighterBy;
-        if (c.deck < 0 || by <= 0.f || c.grey < 0.f) continue;
         const BackSignature& sig = matcher.decks()[std::size_t(c.deck)].signature;
-        if (sig.lightHi <= 0.f) continue;  // a version 3 signature: not known
-        if (white < 0.f) white = sceneWhite(bgr);
         if ((c.grey / white + kLightnessFloor) / (sig.lightHi + kLightnessFloor) <= by) continue;
         c.likely = c.deckName;
         c.deck = -1;
         c.deckName = "unknown";
         c.lighterThanDeck = true;
     }
+}
+
+void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& cards,
+                                  const BackMatcher& matcher) {
+    // the picture's white only when a card needs it
+    if (std::any_of(cards.begin(), cards.end(),
+                    [&](const CountedCard& c) { return lightnessKnown(c, matcher); }))
+        unknownWhereLightnessDiffers(sceneWhite(bgr), cards, matcher);
 }
 
 namespace {

@@ -85,9 +85,18 @@ void StreamCounter::takeRest(const cv::Mat& small, const cv::Mat& bgr) {
     if (options_.fineShare > 0.f && scale_ <= 0.99f) bgr.copyTo(referenceFull_);
 }
 
+CountedCard StreamCounter::read(const cv::Mat& bgr, const Quad& q, bool moving) const {
+    std::vector<CountedCard> one{attributeCard(bgr, q, {}, *matcher_, {}, moving)};
+    if (options_.lightness && one.front().deck >= 0) {
+        if (white_ < 0.f) white_ = sceneWhite(bgr);  // once a frame, when a card needs it
+        if (white_ >= options_.leastWhite) unknownWhereLightnessDiffers(white_, one, *matcher_);
+    }
+    return one.front();
+}
+
 CountedCard StreamCounter::restingCard(const cv::Mat& bgr, const Quad& q,
                                        const std::optional<CountedCard>& inFlight) const {
-    const CountedCard c = attributeCard(bgr, q, {}, *matcher_);
+    const CountedCard c = read(bgr, q);
     // the change may be only part of the card (it landed nearly square on the one below): then
     // its reading in flight, whole, says more
     if (c.deck < 0 && inFlight && inFlight->deck >= 0) return *inFlight;
@@ -345,7 +354,7 @@ void StreamCounter::follow(const cv::Mat& bgr, const cv::Mat& small, const cv::M
         const float aspect = std::max(card.width, card.height) / std::min(card.width, card.height);
         if (aspect < options_.minAspect || aspect > options_.maxAspect) continue;
         CountedCard c =  // in motion
-            attributeCard(bgr, inPicture({r.center, card, r.angle}), {}, *matcher_, {}, true);
+            read(bgr, inPicture({r.center, card, r.angle}), true);
         ++t.views;
         if (t.views == 1) {
             t.viewFrame = index;
@@ -396,6 +405,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     } else if (bgr.size() != size_) {
         throw std::invalid_argument("frame " + std::to_string(frame_) + ": size changed mid-clip");
     }
+    white_ = -1.f;  // this frame's, read when a card needs it
     cv::Mat small;
     // a frame that keeps no pixel one way at the working size (a 1 x 4000 strip) shows no card
     if (!detail::keepsPixels(bgr.size(), scale_, scale_)) {
@@ -522,7 +532,7 @@ std::vector<CountedCard> StreamCounter::push(const cv::Mat& bgr) {
     // a card alone; or the two together, turned against each other, a box wider than either):
     // the new card lies over most of the top card's outline, so that outline reads it
     if (c.deck < 0 && sliver) {
-        CountedCard onTop = attributeCard(bgr, inPicture(spotTop_), {}, *matcher_);
+        CountedCard onTop = read(bgr, inPicture(spotTop_));
         if (onTop.deck >= 0) c = onTop;
     }
     countCard(c, index, fresh);

@@ -126,6 +126,11 @@ void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>&
 inline constexpr float kLightnessFloor = 0.1f;
 void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& cards,
                                   const BackMatcher& matcher);
+// The same against a white already read (sceneWhite of the picture the cards were read from); the
+// stream counter reads it once a frame and checks only frames whose white is near white
+// (StreamOptions::leastWhite).
+void unknownWhereLightnessDiffers(float white, std::vector<CountedCard>& cards,
+                                  const BackMatcher& matcher);
 
 // RefitOptions applied to `cards` (attributeCards of `found`): unknown loose cards fitted again by
 // card-sized guesses around them; a card placed beside one adds to both vectors. `faceUp`: outlines

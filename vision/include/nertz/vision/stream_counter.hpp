@@ -11,7 +11,9 @@
 //   moved. Pieces still in view when the view rests are the spot's business and are dropped; a
 //   hand is never card-shaped. Back signatures carry motion-smeared enrolment copies for these
 //   cards (back_signature.hpp, kEnrolmentSmears).
-// Either way the card is attributed to a deck by its back.
+// Either way the card is attributed to a deck by its back, and left unknown where it lies far lighter
+// against a frame with something near white in view than that deck's back did at enrolment
+// (StreamOptions::lightness: a sheet of paper, a white object).
 #pragma once
 
 #include <optional>
@@ -83,6 +85,16 @@ struct StreamOptions {
     // A moving piece may be smeared along its motion by up to smear x its speed (pixels a frame):
     // the exposure's share of the frame interval, and some (a camera at 1/30 s exposes nearly all).
     float smear = 0.6f;
+    // A card given to a deck that lies far lighter against its frame than the deck's back did at
+    // enrolment is left unknown (unknownWhereLightnessDiffers, by the matcher's lighterBy), in
+    // flight and at rest, on frames whose white (sceneWhite) is at least leastWhite: something
+    // near white in view (a light thing brings its own; the lake's face-up cards, a card's white
+    // border). A frame without (a dark table, dark backs) has for white the lightest part of a
+    // back: on the synthetic sweep's clips, frames of white under 100 read right cards up to 2.76
+    // times lighter than their deck, from 160 at most 1.76 (models/training/BACKS.md, "Cards far
+    // lighter than their deck, on video"). false: not checked (the counter before 2026-12-02).
+    bool lightness = true;
+    float leastWhite = 160.f;
 };
 
 class StreamCounter {
@@ -142,6 +154,9 @@ class StreamCounter {
     void takeRest(const cv::Mat& small, const cv::Mat& bgr);
     // The card at rest on the spot with outline `q` (picture pixels): read there, or by its
     // reading in flight where that gave it a deck and the rest's reading did not.
+    // The card with outline `q` (picture pixels; `moving`: smeared by its motion) read by its back,
+    // left unknown where it lies far lighter than its deck (StreamOptions::lightness).
+    CountedCard read(const cv::Mat& bgr, const Quad& q, bool moving = false) const;
     CountedCard restingCard(const cv::Mat& bgr, const Quad& q,
                             const std::optional<CountedCard>& inFlight) const;
     // Whether a track's place (moved on by its speed) shows the rest view again or lies outside
@@ -180,6 +195,7 @@ class StreamCounter {
     float scale_ = 1.f;
     int frame_ = 0;
     bool pending_ = false;
+    mutable float white_ = -1.f;  // the frame's white (sceneWhite), once a card read on it needs it
 };
 
 }  // namespace nertz::vision
