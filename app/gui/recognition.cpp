@@ -29,13 +29,15 @@ vi::Quad fromQuad(const std::array<QPointF, 4>& q) {
     return out;
 }
 cv::Scalar bgr(QColor c) { return cv::Scalar(c.blue(), c.green(), c.red()); }
-// Adds `t` (its seat decided) to the tally: per seat, or unknown.
+// Adds `t` (its seat decided) to the tally: per seat, or unknown (and lighter than its deck).
 void addToTally(BackTally& tally, TallyCard t) {
     if (t.side >= static_cast<int>(tally.perSide.size())) t.side = -1;
-    if (t.side >= 0)
+    if (t.side >= 0) {
         ++tally.perSide[std::size_t(t.side)];
-    else
+    } else {
         ++tally.unknown;
+        if (t.lighter) ++tally.lighter;
+    }
     tally.cards.push_back(t);
 }
 }  // namespace
@@ -278,7 +280,6 @@ QString RecognitionAnalyzer::count(cv::Mat& frame) {
                 t.side = o.side;
                 t.reassigned = true;
             }
-        if (t.lighter && t.side < 0) ++tally.lighter;
         addToTally(tally, t);
     }
     const int thick = std::max(3, frame.cols / 200);
@@ -372,7 +373,6 @@ QString RecognitionAnalyzer::deal(cv::Mat& frame) {
             t.side = o->second;
             t.reassigned = true;
         }
-        if (t.lighter && t.side < 0) ++tally.lighter;
         addToTally(tally, t);
         // the card just counted stays outlined where it was counted for a moment
         if (now - c.frame < 8)

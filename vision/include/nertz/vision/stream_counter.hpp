@@ -152,11 +152,11 @@ class StreamCounter {
     // The view at rest becomes the last rest (reference_, and referenceFull_ where the fine check
     // reads it).
     void takeRest(const cv::Mat& small, const cv::Mat& bgr);
-    // The card at rest on the spot with outline `q` (picture pixels): read there, or by its
-    // reading in flight where that gave it a deck and the rest's reading did not.
     // The card with outline `q` (picture pixels; `moving`: smeared by its motion) read by its back,
     // left unknown where it lies far lighter than its deck (StreamOptions::lightness).
     CountedCard read(const cv::Mat& bgr, const Quad& q, bool moving = false) const;
+    // The card at rest on the spot with outline `q` (picture pixels): read there, or by its
+    // reading in flight where that gave it a deck and the rest's reading did not.
     CountedCard restingCard(const cv::Mat& bgr, const Quad& q,
                             const std::optional<CountedCard>& inFlight) const;
     // Whether a track's place (moved on by its speed) shows the rest view again or lies outside
