@@ -18,6 +18,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "commands.hpp"
+#include "vision_cli.hpp"
 #include "league_db.hpp"
 #include "nertz/db/database.hpp"
 #include "nertz/db/players.hpp"
@@ -167,17 +168,6 @@ vi::BackMatcher matcherFromDb(const Context& ctx, const std::string& only) {
     return m;
 }
 
-// [[x, y], ...] to a tenth of a pixel, for a quad or any outline.
-template <class Points>
-io::Json pointsJson(const Points& points) {
-    io::Json a = io::Json::array();
-    for (const auto& p : points)
-        a.push_back({std::round(double(p.x) * 10) / 10, std::round(double(p.y) * 10) / 10});
-    return a;
-}
-
-io::Json quadJson(const vi::Quad& q) { return pointsJson(q); }
-
 // An enrolment's "cards": each picture's card, as enrolFromPictures read it.
 io::Json enrolledJson(const std::vector<EnrolledView>& views) {
     io::Json out = io::Json::array();
@@ -191,15 +181,8 @@ io::Json enrolledJson(const std::vector<EnrolledView>& views) {
 // The face reader for telling face-up cards from backs (vision I, DetectorOptions::readOnce); a
 // missing model is a bad --models folder.
 std::unique_ptr<vi::Detector> faceReader(const std::string& models) {
-    vi::DetectorOptions opts = vi::DetectorOptions::readOnce();
-    opts.modelDir = models;
-    try {
-        return std::make_unique<vi::Detector>(opts);
-    } catch (const vi::ModelError& e) {
-        throw sc("--models", std::string(e.what()) +
-                                 " (the face reader tells face-up cards from backs; --no-faces "
-                                 "counts without it)");
-    }
+    return makeDetector(vi::DetectorOptions::readOnce(), models,
+                        " (the face reader tells face-up cards from backs; --no-faces counts without it)");
 }
 
 io::Json countJson(const vi::DeckCount& c) {
@@ -307,11 +290,6 @@ void checkSceneFile(const io::Json& s, const std::string& file) {
     }
 }
 
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
-}
 
 // How well the count outlines the labelled backs that lie whole (eval-count's outline line): each
 // one's best IoU (vision::quadIoU) with a counted card's outline (strips aside); `alone` for those
@@ -673,87 +651,6 @@ void addCountCommands(CLI::App& app, Context& ctx) {
             if (j.contains("message")) std::cout << j["message"].get<std::string>() << "\n";
         });
     }
-    // lake: the lake checksum from a picture of the lake piles
-    {
-        struct Args {
-            std::string input, models;
-            int closed = 0;
-            bool json = false;
-        };
-        auto a = std::make_shared<Args>();
-        auto* cmd = app.add_subcommand(
-            "lake",
-            "read the top card of every lake pile and give the expected number of lake cards");
-        cmd->add_option("INPUT", a->input, "picture of the lake")->required();
-        cmd->add_option("--closed", a->closed,
-                        "closed (finished, turned over) king piles, 13 cards each")
-            ->capture_default_str();
-        cmd->add_option("--models", a->models, "model folder (default: as detect)");
-        cmd->add_flag("--json", a->json, "JSON on stdout");
-        cmd->callback([a] {
-            if (a->closed < 0 || a->closed > 64) throw sc("closed", "must be 0..64");
-            cv::Mat img;
-            try {
-                img = vi::loadImage(a->input);
-            } catch (const vi::ImageError& e) {
-                throw sc("INPUT", e.what());
-            }
-            vi::DetectorOptions opts = vi::DetectorOptions::stillPicture();
-            opts.modelDir = a->models;
-            std::unique_ptr<vi::Detector> detector;
-            try {
-                detector = std::make_unique<vi::Detector>(opts);
-            } catch (const vi::ModelError& e) {
-                throw sc("--models", e.what());
-            }
-            const vi::Detection det = detector->detect(img);
-            // one top per pile: of two readings of one suit closer than a card, the higher rank is
-            // the top (the lower one is a card peeking out under it)
-            struct Top {
-                scoring::Card card;
-                cv::Point2f at;
-                float scale;
-                float confidence;
-                std::optional<vi::Quad> quad;
-            };
-            std::vector<Top> tops;
-            for (const auto& c : det.cards) {
-                if (!c.face || c.indices.empty()) continue;
-                const cv::Point2f at = c.quad ? vi::quadCentre(*c.quad) : c.indices[0].centre;
-                const float scale =
-                    c.quad ? vi::quadSides(*c.quad).height : c.indices[0].scale * 8.f;
-                bool merged = false;
-                for (auto& t : tops) {
-                    if (t.card.suit != c.face->suit ||
-                        cv::norm(t.at - at) > 0.6 * std::max(t.scale, scale))
-                        continue;
-                    if (c.face->rank > t.card.rank) t = {*c.face, at, scale, c.confidence, c.quad};
-                    merged = true;
-                }
-                if (!merged) tops.push_back({*c.face, at, scale, c.confidence, c.quad});
-            }
-            std::vector<scoring::Card> cards;
-            io::Json jt = io::Json::array();
-            for (const auto& t : tops) {
-                cards.push_back(t.card);
-                io::Json j{{"face", t.card.name()},
-                           {"confidence", std::round(t.confidence * 1000) / 1000}};
-                j["quad"] = t.quad ? quadJson(*t.quad) : io::Json(nullptr);
-                jt.push_back(j);
-            }
-            const int expected = scoring::expectedLakeCards(cards, a->closed);
-            const io::Json j{{"tops", jt},
-                             {"closed_piles", a->closed},
-                             {"expected", expected},
-                             {"ms", std::round(det.ms * 10) / 10}};
-            if (a->json) {
-                std::cout << io::dumpJson(j) << "\n";
-                return;
-            }
-            for (const auto& t : tops) std::cout << t.card.name() << " ";
-            std::cout << "\nexpected lake cards: " << expected << "\n";
-        });
-    }
     // eval-backs: the back finder's outlines on real photos labelled with class BACK
     {
         struct Args {
@@ -1051,19 +948,11 @@ void addCountCommands(CLI::App& app, Context& ctx) {
         cmd->add_flag("--json", a->json, "JSON on stdout");
         cmd->callback([a] {
             const fs::path dir(a->dir);
-            if (!fs::is_directory(dir / "cards"))
-                throw sc("DIR", "no cards/ folder in " + a->dir +
-                                    " (write one with 'nertzref-cli synth')");
+            const std::vector<fs::path> files = sceneFiles(a->dir, a->limit);
             const fs::path cache =
                 a->cardart.empty() ? synth::defaultCardArtDir() : fs::path(a->cardart);
             const synth::DesignSplit split =
                 synth::loadDesignSplit(synth::defaultDesignSplitFile());
-            std::vector<fs::path> files;
-            for (const auto& e : fs::directory_iterator(dir / "cards"))
-                if (e.path().extension() == ".json") files.push_back(e.path());
-            std::sort(files.begin(), files.end());
-            if (a->limit > 0 && int(files.size()) > a->limit) files.resize(std::size_t(a->limit));
-            if (files.empty()) throw sc("DIR", "no scenes in " + a->dir);
             // --dump-terms: written beside the file and renamed over it when every scene is read
             std::optional<std::ofstream> terms;
             const std::string termsPart = a->dumpTerms + ".part";

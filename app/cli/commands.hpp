@@ -23,6 +23,7 @@ void addGamesCommands(CLI::App& app, Context& ctx);      // game record/start/sh
 void addStandingsCommands(CLI::App& app, Context& ctx);  // standings, player stats, head-to-head, export, import
 void addVisionCommands(CLI::App& app, Context& ctx);  // detect, eval
 void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
-void addCountCommands(CLI::App& app, Context& ctx);   // deck enroll, backs enroll, count, lake, eval-count
+void addCountCommands(CLI::App& app, Context& ctx);   // deck enroll, backs enroll, count, eval-count
+void addLakeCommands(CLI::App& app, Context& ctx);    // lake, eval-lake
 
 }  // namespace nertz::cli

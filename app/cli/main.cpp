@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     cli::addVisionCommands(app, ctx);
     cli::addSynthCommand(app, ctx);
     cli::addCountCommands(app, ctx);  // after the league's: adds `deck enroll`
+    cli::addLakeCommands(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

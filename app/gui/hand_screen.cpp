@@ -687,8 +687,8 @@ void HandScreen::refreshDealt() {
 void HandScreen::showLakeReading(const LakeReading& reading) {
     if (flow_.step() == Step::NertzLeft) {
         // One deck per Nertz pile: every card in it is different, so a card read twice counts once.
-        const QSet<QString> distinct(reading.tops.begin(), reading.tops.end());
-        fanCount_ = reading.tops.isEmpty() ? -1 : static_cast<int>(distinct.size());
+        const QSet<QString> distinct(reading.faces.begin(), reading.faces.end());
+        fanCount_ = reading.faces.isEmpty() ? -1 : static_cast<int>(distinct.size());
         useFanRead_->setEnabled(fanCount_ > 0);
         fanRead_->setText(fanCount_ < 0 ? "Camera: " + reading.problem
                                         : QString("Camera reads a fan of %1 card%2: %3")

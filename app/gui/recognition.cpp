@@ -11,6 +11,7 @@
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/detector.hpp"
 #include "nertz/vision/lake_counter.hpp"
+#include "nertz/vision/lake_tops.hpp"
 #include "nertz/vision/stream_counter.hpp"
 
 namespace nertz::gui {
@@ -468,16 +469,26 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             const vi::Detection det = impl_->detector->detect(frame);
             for (const auto& c : det.cards) {
                 if (!c.face) continue;
-                r.tops << QString::fromStdString(c.face->name());
-                if (c.quad) drawOutline(frame, toQuad(*c.quad), QColor("#00838f"), r.tops.back(), 2);
+                r.faces << QString::fromStdString(c.face->name());
+                if (c.quad) drawOutline(frame, toQuad(*c.quad), QColor("#00838f"), r.faces.back(), 2);
                 else if (!c.indices.empty()) {
                     const auto& b = c.indices.front().box;
                     drawOutline(frame, {QPointF(b.x, b.y), QPointF(b.x + b.width, b.y), QPointF(b.x + b.width, b.y + b.height),
                                         QPointF(b.x, b.y + b.height)},
-                                QColor("#00838f"), r.tops.back(), 2);
+                                QColor("#00838f"), r.faces.back(), 2);
                 }
             }
-            if (r.tops.isEmpty()) r.problem = "No top card could be read in this frame: type the tops by hand, or skip the checksum.";
+            // one top a pile (a card peeking out under it left out), and the piles not read
+            const vi::LakeTops lake = vi::readLakeTops(det);
+            for (const auto& t : lake.tops) r.tops << QString::fromStdString(t.card.name());
+            r.unread = static_cast<int>(lake.unread.size());
+            for (const auto& q : lake.unread) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+            if (r.faces.isEmpty()) r.problem = "No top card could be read in this frame: type the tops by hand, or skip the checksum.";
+            else if (r.unread > 0)
+                r.problem = QString("%1 face-up card%2 outlined but not read (marked ?): type %3 pile top%2 too")
+                                .arg(r.unread)
+                                .arg(r.unread == 1 ? "" : "s")
+                                .arg(r.unread == 1 ? "its" : "their");
             summary = QString("Lake: %1 top cards read").arg(r.tops.size());
         } catch (const std::exception& e) {
             r.problem = QString("The face reader failed on this frame (%1).").arg(e.what());

@@ -89,8 +89,10 @@ struct EnrolReading {
 // What Lake mode read on one frame.
 struct LakeReading {
     quint64 seq = 0;
-    QStringList tops;  // card names ("7H"), one per face-up card read
-    QString problem;   // models missing, nothing read, ...
+    QStringList tops;   // the lake's pile tops ("7H"): one per pile (vision::readLakeTops)
+    QStringList faces;  // every face read (a fanned Nertz pile's cards), peeking ones too
+    int unread = 0;     // face-up outlines no reading explains: piles whose top is not known
+    QString problem;    // models missing, nothing read, ...
 };
 
 // A seat's back to count against (signature empty: its cards come out unknown).

@@ -207,6 +207,9 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     EXPECT_GE(l["tops"].size(), 1u);
     EXPECT_GE(l["expected"].get<int>(), int(l["tops"].size()));  // a pile holds at least its top card
     for (const auto& t : l["tops"]) EXPECT_TRUE(t["face"].is_string()) << t.dump();
+    // face-up outlines no face was read on are listed, and the total is complete only without them
+    ASSERT_TRUE(l["unread"].is_array());
+    EXPECT_EQ(l["complete"].get<bool>(), l["unread"].empty());
 
     const auto notAFolder = runCli({"eval", "/nonexistent/folder"});
     EXPECT_EQ(notAFolder.code, 2);

@@ -357,6 +357,61 @@ private slots:
         QVERIFY2(realStatus.contains("check by eye"), qPrintable(realStatus));
     }
 
+    // The lake step reads one top a pile (SPEC: "a pile whose top card has rank r holds exactly r
+    // cards"): a 7H peeking out under the 9H of its pile is read as a face but is no top (until
+    // 2026-12-02 the app took every face read as a top: 7 cards too many), and a
+    // face-up card whose face cannot be read is outlined ("?") and said so, instead of a checksum
+    // that silently leaves its pile out. The fan of a Nertz pile (the same mode) still counts every
+    // face read. The demo clip's lake faces (painted, or the gnome-anglo art), drawn upright on a
+    // plain cloth.
+    void lakeTopsAreOneAPileAndUnreadPilesAreSaid() {
+        const DemoClipArt art = demoClipArt();
+        const DemoClipPlan plan = demoClipPlan();
+        auto face = [&](const QString& name) { return art.faces.at(std::size_t(plan.lakeTops.indexOf(name))); };
+        auto upright = [](cv::Point2f topLeft, float w) {
+            const float h = w * 1.4f;
+            return nertz::vision::Quad{topLeft, topLeft + cv::Point2f(w, 0), topLeft + cv::Point2f(w, h),
+                                       topLeft + cv::Point2f(0, h)};
+        };
+        cv::Mat table(480, 640, CV_8UC3, cv::Scalar(60, 110, 40));
+        // the 7H squared under the 9H but 25 px (a fifth of its width) to the left: its top-left
+        // corner index shows
+        nertz::vision::drawCard(table, face("7H"), upright({65, 60}, 120));
+        nertz::vision::drawCard(table, face("9H"), upright({90, 60}, 120));
+        nertz::vision::drawCard(table, face("KD"), upright({330, 90}, 120));
+        RecognitionAnalyzer r;
+        r.setMode(RecognitionAnalyzer::Mode::Lake);
+        cv::Mat frame = table.clone();
+        QString status = r.analyze(frame);
+        LakeReading lake = r.takeResult().value<LakeReading>();
+        qInfo("lake with a peeking card: %s; faces %s, tops %s, unread %d (%s)", qPrintable(status),
+              qPrintable(lake.faces.join(' ')), qPrintable(lake.tops.join(' ')), lake.unread, qPrintable(lake.problem));
+        QVERIFY2(lake.faces.contains("7H") && lake.faces.contains("9H") && lake.faces.contains("KD"),
+                 qPrintable(lake.faces.join(' ')));
+        auto sorted = [](QStringList l) {
+            l.sort();
+            return l;
+        };
+        QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD"}));
+        QCOMPARE(lake.unread, 0);
+        QVERIFY2(lake.problem.isEmpty(), qPrintable(lake.problem));
+        QCOMPARE(status, QString("Lake: 2 top cards read"));
+
+        // a pile whose top shows no corner index (a hand over both corners): outlined, not read
+        cv::Mat covered = table.clone();
+        nertz::vision::drawCard(covered, face("5S"), upright({500, 90}, 110));
+        cv::rectangle(covered, cv::Rect(495, 85, 40, 60), cv::Scalar(60, 110, 40), cv::FILLED);    // top-left index
+        cv::rectangle(covered, cv::Rect(575, 224, 40, 60), cv::Scalar(60, 110, 40), cv::FILLED);   // bottom-right
+        cv::rectangle(covered, cv::Rect(500, 90, 110, 154), cv::Scalar(235, 235, 235), cv::FILLED);  // a blank face
+        r.analyze(covered);
+        lake = r.takeResult().value<LakeReading>();
+        qInfo("lake with a blank card: faces %s, tops %s, unread %d (%s)", qPrintable(lake.faces.join(' ')),
+              qPrintable(lake.tops.join(' ')), lake.unread, qPrintable(lake.problem));
+        QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD"}));
+        QCOMPARE(lake.unread, 1);
+        QVERIFY2(lake.problem.startsWith("1 face-up card outlined but not read"), qPrintable(lake.problem));
+    }
+
     // A real phone photo (../shared/data/real-cards/phone/IMG_7824) of two cards of the set's black
     // deck beside face-up cards and a white mouse, counted with that deck enrolled from another of its
     // photos (IMG_7736) as one seat's: the mouse's pieces look like the black back but lie far

@@ -13,6 +13,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "nertz/scoring/referee.hpp"
 #include "nertz/vision.hpp"
 
 using namespace nertz;
@@ -934,4 +935,78 @@ TEST(Evaluation, CardLevelScoringFollowsTheReadme) {
     EXPECT_EQ(bySuit[Suit::Clubs].falsePositives, 1);
     EXPECT_EQ(bySuit[Suit::Clubs].truePositives + bySuit[Suit::Clubs].falseNegatives, 0);
     EXPECT_EQ(bySuit.count(Suit::Diamonds), 0u);
+}
+
+namespace {
+
+// A face read at one corner: the index at `at`, the card's outline `quad` when given.
+DetectedCard readCard(const char* face, cv::Point2f at, std::optional<Quad> quad = std::nullopt) {
+    DetectedCard c;
+    c.face = scoring::parseAnyCard(face);
+    c.confidence = 0.95f;
+    c.quad = quad;
+    IndexReading i;
+    i.face = *c.face;
+    i.centre = at;
+    i.scale = 10.f;  // a card about 80 px long
+    i.confidence = 0.95f;
+    c.indices.push_back(i);
+    return c;
+}
+
+// An upright card outline 56 x 80 px around `mid`.
+Quad cardAt(cv::Point2f mid) {
+    return {mid + cv::Point2f(-28, -40), mid + cv::Point2f(28, -40), mid + cv::Point2f(28, 40),
+            mid + cv::Point2f(-28, 40)};
+}
+
+}  // namespace
+
+// SPEC, the lake checksum: "a pile whose top card has rank r holds exactly r cards". Of a pile only
+// its top counts: a card under it that peeks out and is read is left out (one suit, within 0.6 of
+// a card, the lower rank); piles of one suit a card apart stay two; and a face-up outline no
+// reading explains is listed as unread, so that the total is not given as complete.
+TEST(LakeTops, OneTopAPileAndTheOutlinesNotRead) {
+    Detection det;
+    det.cards.push_back(readCard("2H", {104, 112}));                          // peeking under 3H
+    det.cards.push_back(readCard("3H", {100, 110}, cardAt({120, 140})));
+    det.cards.push_back(readCard("5S", {300, 110}, cardAt({320, 140})));
+    det.cards.push_back(readCard("5S", {400, 110}, cardAt({420, 140})));     // another deck's pile
+    det.cards.push_back(readCard("9D", {220, 300}));                          // no outline found
+    // an 8C peeking out a tenth of a card to the left of its outlined 9C: its corner lies 44 px
+    // from the 9C's middle (under 0.6 of the 80 px card); a 4C of another player's pile a card to
+    // the right of it (76 px, beyond 0.6 of a card) is a top of its own
+    det.cards.push_back(readCard("8C", {86, 370}));
+    det.cards.push_back(readCard("9C", {100, 370}, cardAt({120, 400})));
+    det.cards.push_back(readCard("4C", {170, 370}));
+    DetectedCard outlineOfA9D;  // the 9D's own outline, found apart from its reading
+    outlineOfA9D.quad = cardAt({238, 330});
+    det.cards.push_back(outlineOfA9D);
+    DetectedCard back;  // a face-down card (a closed king pile): not a lake top
+    back.quad = cardAt({500, 330});
+    back.side = Side::Back;
+    det.cards.push_back(back);
+
+    LakeTops lake = readLakeTops(det);
+    std::vector<std::string> names;
+    for (const auto& t : lake.tops) names.push_back(t.card.name());
+    EXPECT_EQ(names, (std::vector<std::string>{"3H", "5S", "5S", "9D", "9C", "4C"}));
+    EXPECT_TRUE(lake.complete());
+    EXPECT_EQ(scoring::expectedLakeCards(lake.cards()), 3 + 5 + 5 + 9 + 9 + 4);
+
+    // a pile whose top is outlined but not read: listed, and the reading is not complete
+    DetectedCard unread;
+    unread.quad = cardAt({620, 140});
+    det.cards.push_back(unread);
+    lake = readLakeTops(det);
+    ASSERT_EQ(lake.unread.size(), 1u);
+    EXPECT_EQ(lake.unread[0][0], unread.quad->at(0));
+    EXPECT_FALSE(lake.complete());
+    EXPECT_EQ(lake.tops.size(), 6u);
+
+    // the peeking card read first or last: the same top
+    std::swap(det.cards[0], det.cards[1]);
+    EXPECT_EQ(readLakeTops(det).tops.front().card.name(), "3H");
+    EXPECT_TRUE(readLakeTops(Detection{}).tops.empty());
+    EXPECT_TRUE(readLakeTops(Detection{}).complete());
 }

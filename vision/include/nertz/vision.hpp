@@ -14,6 +14,9 @@
 //                                                   club or spade, a lit key's glow no index
 //   groupIndices               detector.hpp         two corners of one card -> one card
 //   Detector::detect           detector.hpp         all of the above: picture -> Detection
+//   readLakeTops               lake_tops.hpp        a Detection of the lake -> one top per pile
+//                                                   (a peeking card under it left out), and the
+//                                                   face-up outlines no reading explains
 //   loadLabelledFolder,        evaluation.hpp       card-level precision / recall on labelled
 //   scoreImage                                      folders (../shared/data/real-cards format)
 //
@@ -33,4 +36,5 @@
 #include "nertz/vision/image_io.hpp"
 #include "nertz/vision/index_proposals.hpp"
 #include "nertz/vision/index_reader.hpp"
+#include "nertz/vision/lake_tops.hpp"
 #include "nertz/vision/pip_colour.hpp"

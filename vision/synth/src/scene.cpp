@@ -149,8 +149,13 @@ public:
     }
 
     // Squared lake piles on a loose grid: each pile one suit, ranks up from the ace; the top card
-    // readable, the cards under it peeking out by a few pixels.
-    void lake(const cv::Rect2d& area, int piles) {
+    // readable, the cards under it peeking out by a few pixels. `truePiles`: each card is taken
+    // from a deck that still holds it (the deck drawn, else the next one that does; a card no deck
+    // holds any more is left out), so that every pile is one suit rising by one, as a real lake's;
+    // without it (mixed scenes, and lake scenes before 2026-12-02) a card its deck had given
+    // already was replaced by a random one of that deck, and a fifth of the piles showed another
+    // suit or rank under the top, or another top.
+    void lake(const cv::Rect2d& area, int piles, bool truePiles = false) {
         const int cols = std::max(1, int(std::ceil(std::sqrt(piles * area.width / std::max(1.0, area.height)))));
         const int rows = (piles + cols - 1) / cols;
         const double cw = area.width / cols, ch = area.height / rows;
@@ -163,9 +168,18 @@ public:
             const int top = uniInt(1, 14);
             const int shown = std::min(top, uniInt(1, 4));
             for (int k = top - shown + 1; k <= top; ++k) {
-                const int d = randomDeck();
+                int d = randomDeck();
+                const int wanted = suit * 13 + k - 1;
                 const double jitter = k == top ? 0.04 : 0.07;
-                add(d, take(d, suit * 13 + k - 1), true,
+                if (truePiles) {
+                    const int n = int(decks_.size());
+                    int held = -1;
+                    for (int i = 0; i < n && held < 0; ++i)
+                        if (!used_[(d + i) % n].count(wanted)) held = (d + i) % n;
+                    if (held < 0) continue;  // every deck gave it: the pile shows one card less
+                    d = held;
+                }
+                add(d, take(d, wanted), true,
                     c + cv::Point2d(uni(-jitter, jitter), uni(-jitter, jitter)) * cardHeight_,
                     (aligned ? baseAngle : uni(0, 2 * kPi)) + uni(-0.15, 0.15), cardH());
             }
@@ -663,7 +677,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
             break;
         }
         case SceneKind::Loose: layout.loose(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(10, 61), kLooseShow); break;
-        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), piles); break;
+        case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), piles, true); break;
         case SceneKind::Fan: {
             const int fans = rng.uniform(1, 4);
             for (int f = 0; f < fans; ++f)

@@ -1,0 +1,269 @@
+// lake / eval-lake: the lake checksum from a picture of the lake's piles, and how often it is right
+// on a labelled synthetic set (issue 5, "Lake checksum from a picture").
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <opencv2/imgproc.hpp>
+
+#include "commands.hpp"
+#include "vision_cli.hpp"
+#include "nertz/io/json.hpp"
+#include "nertz/scoring/error.hpp"
+#include "nertz/scoring/referee.hpp"
+#include "nertz/vision/back_signature.hpp"
+#include "nertz/vision/detector.hpp"
+#include "nertz/vision/image_io.hpp"
+#include "nertz/vision/lake_tops.hpp"
+
+namespace nertz::cli {
+namespace fs = std::filesystem;
+namespace vi = nertz::vision;
+using sc = nertz::scoring::InputError;
+
+namespace {
+
+std::unique_ptr<vi::Detector> stillDetector(const std::string& models) {
+    return makeDetector(vi::DetectorOptions::stillPicture(), models);
+}
+
+// A lake pile of a labelled scene: its top card's face, rank and outline.
+struct TruePile {
+    scoring::Card top;
+    vi::Quad quad;
+};
+
+// The piles of a scene written by `synth --kind lake`, from its cards (listed bottom to top, each
+// pile's cards one after another, ace side first): a card continues the pile before it when it is
+// of its suit, of a higher rank (one a lower card is left out where no deck held it) and lies within
+// 0.3 of a card of it (the generator squares a pile to 0.07 of a card; piles lie a card apart).
+// Throws for a file that is not such a scene. Lake scenes written before 2026-12-02 hold piles of
+// mixed cards (scene.cpp, Layout::lake): each such card starts a pile of its own here.
+std::vector<TruePile> lakePiles(const fs::path& file, std::string& image) {
+    auto bad = [&](const std::string& what) {
+        return sc("DIR", file.string() + ": not a lake scene of 'nertzref-cli synth --kind lake' (" +
+                             what + ")");
+    };
+    io::Json s;
+    try {
+        s = io::readJsonFile(file.string());
+    } catch (const std::exception& e) {
+        throw bad(e.what());
+    }
+    if (!s.is_object() || !s.contains("image") || !s["image"].is_string()) throw bad("no \"image\"");
+    image = s["image"].get<std::string>();
+    if (!s.contains("cards") || !s["cards"].is_array()) throw bad("no \"cards\" list");
+    std::vector<TruePile> piles;
+    for (std::size_t k = 0; k < s["cards"].size(); ++k) {
+        const io::Json& c = s["cards"][k];
+        const std::string at = "cards[" + std::to_string(k) + "]";
+        if (!c.is_object() || !c.contains("side") || c["side"] != "face")
+            throw bad(at + " is not a face-up card");
+        std::optional<scoring::Card> face;
+        if (c.contains("face") && c["face"].is_string())
+            face = scoring::parseCard(c["face"].get<std::string>(), scoring::DeckKind::Standard);
+        if (!face) throw bad(at + " has no \"face\" of a card");
+        const io::Json q = c.contains("quad") ? c["quad"] : io::Json();
+        bool ok = q.is_array() && q.size() == 4;
+        for (std::size_t p = 0; ok && p < 4; ++p)
+            ok = q[p].is_array() && q[p].size() == 2 && q[p][0].is_number() && q[p][1].is_number();
+        if (!ok) throw bad(at + " has no \"quad\" of four [x, y] points");
+        vi::Quad quad;
+        for (std::size_t p = 0; p < 4; ++p)
+            quad[p] = {q[p][0].get<float>(), q[p][1].get<float>()};
+        if (!piles.empty()) {
+            TruePile& last = piles.back();
+            if (last.top.suit == face->suit && face->rank > last.top.rank &&
+                cv::norm(vi::quadCentre(last.quad) - vi::quadCentre(quad)) <
+                    0.3 * vi::quadSides(quad).height) {
+                last = {*face, quad};
+                continue;
+            }
+        }
+        piles.push_back({*face, quad});
+    }
+    return piles;
+}
+
+void addLake(CLI::App& app) {
+    struct Args {
+        std::string input, models;
+        int closed = 0;
+        bool json = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand(
+        "lake",
+        "read the top card of every lake pile and give the expected number of lake cards");
+    cmd->add_option("INPUT", a->input, "picture of the lake")->required();
+    cmd->add_option("--closed", a->closed,
+                    "closed (finished, turned over) king piles, 13 cards each")
+        ->capture_default_str();
+    cmd->add_option("--models", a->models, "model folder (default: as detect)");
+    cmd->add_flag("--json", a->json, "JSON on stdout");
+    cmd->callback([a] {
+        if (a->closed < 0 || a->closed > 64) throw sc("closed", "must be 0..64");
+        cv::Mat img;
+        try {
+            img = vi::loadImage(a->input);
+        } catch (const vi::ImageError& e) {
+            throw sc("INPUT", e.what());
+        }
+        const auto detector = stillDetector(a->models);
+        const vi::Detection det = detector->detect(img);
+        const vi::LakeTops lake = vi::readLakeTops(det);
+        const int expected = scoring::expectedLakeCards(lake.cards(), a->closed);
+        if (a->json) {
+            io::Json tops = io::Json::array(), unread = io::Json::array();
+            for (const auto& t : lake.tops) {
+                io::Json j{{"face", t.card.name()},
+                           {"confidence", std::round(t.confidence * 1000) / 1000}};
+                j["quad"] = t.quad ? quadJson(*t.quad) : io::Json(nullptr);
+                tops.push_back(j);
+            }
+            for (const auto& q : lake.unread) unread.push_back({{"quad", quadJson(q)}});
+            const io::Json j{{"tops", tops},
+                             {"closed_piles", a->closed},
+                             {"expected", expected},
+                             {"complete", lake.complete()},
+                             {"unread", unread},
+                             {"ms", std::round(det.ms * 10) / 10}};
+            std::cout << io::dumpJson(j) << "\n";
+            return;
+        }
+        for (const auto& t : lake.tops) std::cout << t.card.name() << " ";
+        std::cout << "\nexpected lake cards: " << expected << "\n";
+        if (!lake.complete())
+            std::cout << lake.unread.size()
+                      << " face-up card(s) outlined whose face was not read (--json lists them as "
+                         "\"unread\"): their piles are not in that number; read their tops by eye "
+                         "or take the picture again, closer or steadier\n";
+    });
+}
+
+void addEvalLake(CLI::App& app) {
+    struct Args {
+        std::string dir, models;
+        int limit = 0;
+        bool json = false, verbose = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand(
+        "eval-lake",
+        "score the lake checksum on lake scenes written by 'nertzref-cli synth --kind lake': the "
+        "expected total exact, said to be complete, the pile tops read, and timing");
+    cmd->add_option("DIR", a->dir, "folder written by 'nertzref-cli synth --kind lake' (images/, cards/)")
+        ->required();
+    cmd->add_option("--limit", a->limit, "score only the first N scenes");
+    cmd->add_option("--models", a->models, "model folder (default: as detect)");
+    cmd->add_flag("--verbose", a->verbose, "one line per scene on stderr");
+    cmd->add_flag("--json", a->json, "JSON on stdout");
+    cmd->callback([a] {
+        const fs::path dir(a->dir);
+        const std::vector<fs::path> files = sceneFiles(a->dir, a->limit, " --kind lake");
+        // every scene file is checked before the models load or any picture is read
+        std::vector<std::vector<TruePile>> truth;
+        std::vector<std::string> images;
+        for (const auto& f : files) {
+            std::string image;
+            truth.push_back(lakePiles(f, image));
+            images.push_back(image);
+        }
+        const auto detector = stillDetector(a->models);
+        int exact = 0, complete = 0, completeWrong = 0, incompleteExact = 0;
+        long piles = 0, right = 0, wrong = 0, absError = 0, unreadOutlines = 0;
+        std::vector<double> ms;
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            cv::Mat img;
+            try {
+                img = vi::loadImage((dir / images[i]).string());
+            } catch (const vi::ImageError& e) {
+                throw sc("DIR", files[i].string() + ": " + e.what());
+            }
+            const vi::Detection det = detector->detect(img);
+            ms.push_back(det.ms);
+            const vi::LakeTops lake = vi::readLakeTops(det);
+            const auto& ps = truth[i];
+            int trueTotal = 0;
+            for (const auto& p : ps) trueTotal += int(p.top.rank);
+            const int expected = scoring::expectedLakeCards(lake.cards());
+            // a top is right where it names the top card of the pile it lies on
+            std::vector<char> found(ps.size(), 0);
+            int sceneRight = 0;
+            for (const auto& t : lake.tops) {
+                bool ok = false;
+                for (std::size_t k = 0; k < ps.size() && !ok; ++k) {
+                    if (found[k] || ps[k].top != t.card) continue;
+                    const std::vector<cv::Point2f> poly(ps[k].quad.begin(), ps[k].quad.end());
+                    if (cv::pointPolygonTest(poly, t.at, false) >= 0) found[k] = 1, ok = true;
+                }
+                sceneRight += ok ? 1 : 0;
+            }
+            piles += long(ps.size());
+            right += sceneRight;
+            wrong += long(lake.tops.size()) - sceneRight;
+            unreadOutlines += long(lake.unread.size());
+            absError += std::abs(expected - trueTotal);
+            const bool ok = expected == trueTotal;
+            exact += ok ? 1 : 0;
+            if (lake.complete()) {
+                ++complete;
+                completeWrong += ok ? 0 : 1;
+            } else {
+                incompleteExact += ok ? 1 : 0;
+            }
+            if (a->verbose)
+                std::cerr << images[i] << ": piles " << ps.size() << ", tops read "
+                          << lake.tops.size() << " (" << sceneRight << " right), unread "
+                          << lake.unread.size() << ", expected " << expected << " of "
+                          << trueTotal << (ok ? " exact" : " wrong") << "\n";
+            if ((i + 1) % 20 == 0 || i + 1 == files.size())
+                std::cerr << "eval-lake: " << i + 1 << "/" << files.size() << " scenes, exact "
+                          << exact << "\n";
+        }
+        const double n = double(files.size());
+        const double recall = piles ? double(right) / double(piles) : 0.0;
+        const double precision = right + wrong ? double(right) / double(right + wrong) : 0.0;
+        const io::Json j{
+            {"scenes", files.size()},
+            {"exact", exact},
+            {"exact_share", double(exact) / n},
+            {"complete", complete},
+            {"complete_wrong", completeWrong},
+            {"incomplete", int(files.size()) - complete},
+            {"incomplete_exact", incompleteExact},
+            {"mean_abs_error", double(absError) / n},
+            {"tops", {{"piles", piles}, {"right", right}, {"wrong", wrong}, {"recall", recall},
+                      {"precision", precision}, {"unread_outlines", unreadOutlines}}},
+            {"ms", {{"median", percentile(ms, 0.5)}, {"p95", percentile(ms, 0.95)}}}};
+        if (a->json) {
+            std::cout << io::dumpJson(j) << "\n";
+            return;
+        }
+        std::cout << std::fixed << std::setprecision(3);
+        std::cout << "scenes " << files.size() << ": expected total exact in " << exact << " ("
+                  << double(exact) / n << "), mean |expected - true| " << double(absError) / n
+                  << " cards\n";
+        std::cout << "said complete (every face-up outline read) in " << complete << ", of them wrong "
+                  << completeWrong << "; said incomplete in " << files.size() - std::size_t(complete)
+                  << " (exact anyway " << incompleteExact << ")\n";
+        std::cout << "pile tops: " << right << " of " << piles << " read right (recall " << recall
+                  << "), " << wrong << " readings not a pile's top (precision " << precision
+                  << "); outlines left unread " << unreadOutlines << "\n";
+        std::cout << std::setprecision(1) << "ms per picture: median " << percentile(ms, 0.5)
+                  << ", p95 " << percentile(ms, 0.95) << "\n";
+    });
+}
+
+}  // namespace
+
+void addLakeCommands(CLI::App& app, Context&) {
+    addLake(app);
+    addEvalLake(app);
+}
+
+}  // namespace nertz::cli
