@@ -321,8 +321,11 @@ void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& 
                                   const BackMatcher& matcher) {
     // the picture's white only when a card needs it
     if (std::any_of(cards.begin(), cards.end(),
-                    [&](const CountedCard& c) { return lightnessKnown(c, matcher); }))
-        unknownWhereLightnessDiffers(sceneWhite(bgr), cards, matcher);
+                    [&](const CountedCard& c) { return lightnessKnown(c, matcher); })) {
+        // (a picture with nothing near white gives no measure of how light its cards lie)
+        const float white = sceneWhite(bgr);
+        if (white >= matcher.options().leastWhite) unknownWhereLightnessDiffers(white, cards, matcher);
+    }
 }
 
 namespace {

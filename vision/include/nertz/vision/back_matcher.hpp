@@ -54,6 +54,10 @@ struct RefitOptions {
     float confidence = 0.25f;  // a guess given to a deck with this confidence is a card
 };
 
+// The least white (sceneWhite, grey levels) of a picture in which cards are checked for lying far
+// lighter than their deck (MatcherOptions::leastWhite, StreamOptions::leastWhite).
+inline constexpr float kLeastSceneWhite = 160.f;
+
 struct MatcherOptions {
     float maxDistance = 1.0f;     // farther than this from every deck: unknown
     float minConfidence = 0.25f;  // below this confidence: unknown
@@ -95,6 +99,14 @@ struct MatcherOptions {
     // "Cards far lighter than their deck".
     float lighterBy = 2.5f;
     float stripLighterBy = 3.0f;
+    // ... checked only in pictures whose white (sceneWhite) is at least this: something near white
+    // in view (a light thing brings its own; face-up cards, a card's white border). A picture of
+    // dark or coloured backs on a dark table has for white the lightest part of a back, against
+    // which its right cards read several times lighter than at enrolment (frames of the synthetic
+    // deals: up to 2.76 times under a white of 100, at most 1.76 from 160; the still pictures of the
+    // same decks: LakeCounter.ADarkTableWithNothingWhiteIsNotCheckedForLightness). 0: every picture.
+    // The stream counter's frames have their own (StreamOptions::leastWhite, the same default).
+    float leastWhite = kLeastSceneWhite;
     RefitOptions refit;
 };
 

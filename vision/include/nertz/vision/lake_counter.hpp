@@ -121,14 +121,16 @@ void settleBetweenTwoDecks(const cv::Mat& bgr, const std::vector<BackCandidate>&
 // Cards of `cards` (read from `bgr` by attributeCards or the refit: CountedCard::grey; a card
 // without it is left as it is) given to a deck that lie far lighter in `bgr` than the deck's back
 // in its enrolment pictures (MatcherOptions::lighterBy, stripLighterBy) are left unknown, with that
-// deck as the likely one (CountedCard::lighterThanDeck). countBacks runs it last. The floor added to both lightnesses keeps a black back in a dim picture from being called
-// several times lighter than its deck over a few grey levels.
+// deck as the likely one (CountedCard::lighterThanDeck), where the picture's white is at least
+// MatcherOptions::leastWhite (nothing else is measured against). countBacks runs it last. The floor
+// added to both lightnesses keeps a black back in a dim picture from being called several times
+// lighter than its deck over a few grey levels.
 inline constexpr float kLightnessFloor = 0.1f;
 void unknownWhereLightnessDiffers(const cv::Mat& bgr, std::vector<CountedCard>& cards,
                                   const BackMatcher& matcher);
-// The same against a white already read (sceneWhite of the picture the cards were read from); the
-// stream counter reads it once a frame and checks only frames whose white is near white
-// (StreamOptions::leastWhite).
+// The same against a white already read (sceneWhite of the picture the cards were read from), with
+// no floor on it; the stream counter reads it once a frame and checks only frames whose white is
+// near white (StreamOptions::leastWhite).
 void unknownWhereLightnessDiffers(float white, std::vector<CountedCard>& cards,
                                   const BackMatcher& matcher);
 

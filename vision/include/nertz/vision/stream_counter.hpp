@@ -94,7 +94,7 @@ struct StreamOptions {
     // times lighter than their deck, from 160 at most 1.76 (models/training/BACKS.md, "Cards far
     // lighter than their deck, on video"). false: not checked (the counter before 2026-12-02).
     bool lightness = true;
-    float leastWhite = 160.f;
+    float leastWhite = kLeastSceneWhite;
 };
 
 class StreamCounter {
