@@ -33,6 +33,7 @@ struct VisionOptions {
     int workMinSize = vision::DetectorOptions{}.workMinSide;
     int limit = 0;
     bool noIndexOutlines = false;
+    bool noEdgeOutlines = false;
     bool noInkSuits = false;
     bool noColumnSuits = false;
     float pairConfidence = vision::DetectorOptions{}.pairConfidence;
@@ -56,6 +57,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.workMaxSide = o.workSize;
     opts.workMinSide = o.workMinSize;
     opts.outlinesFromIndices = !o.noIndexOutlines;
+    opts.edgeOutlines = !o.noEdgeOutlines && vision::DetectorOptions::stillPicture().edgeOutlines;
     opts.suitFromInk = !o.noInkSuits;
     opts.blackSuitFromIndexColumn = !o.noColumnSuits;
     opts.pairConfidence = o.pairConfidence;
@@ -361,6 +363,9 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
     cmd->add_flag("--no-index-outlines", o.noIndexOutlines,
                   "outline only cards whose whole edge stands out from the table, not read cards "
                   "from where their corner indices sit (the detector before 2026-11-23, night)");
+    cmd->add_flag("--no-edge-outlines", o.noEdgeOutlines,
+                  "outline face-up cards by the brightness threshold only, not also by their edges "
+                  "(light cards on a light table; the detector before 2026-12-02)");
     cmd->add_flag(
         "--no-ink-suits", o.noInkSuits,
         "read suits from the index alone, not also from the pip's ink colour (red: hearts "

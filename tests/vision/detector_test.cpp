@@ -1010,3 +1010,40 @@ TEST(LakeTops, OneTopAPileAndTheOutlinesNotRead) {
     EXPECT_TRUE(readLakeTops(Detection{}).tops.empty());
     EXPECT_TRUE(readLakeTops(Detection{}).complete());
 }
+
+// A white card on a light table lit unevenly (white laminate under a lamp): the brightness
+// threshold (Otsu) takes card and the table's lit side for one region and outlines nothing; the card's edges outline it
+// (findCardOutlinesByEdges, DetectorOptions::edgeOutlines, on for still pictures). An outline the
+// threshold already found is not given twice.
+TEST(CardOutlines, AWhiteCardOnALightTableIsOutlinedByItsEdges) {
+    // lit unevenly: grey 150 at the left edge to 250 at the right
+    cv::Mat table(480, 640, CV_8UC3);
+    for (int x = 0; x < table.cols; ++x)
+        table.col(x).setTo(cv::Scalar::all(150.0 + 100.0 * x / (table.cols - 1)));
+    cv::Mat grain(table.size(), CV_8UC3);
+    cv::RNG rng(5);
+    rng.fill(grain, cv::RNG::NORMAL, 0, 3);
+    table += grain;
+    const std::vector<cv::Point> card{{420, 120}, {540, 135}, {520, 300}, {400, 285}};
+    cv::fillConvexPoly(table, std::vector<cv::Point>{{423, 124}, {543, 139}, {523, 304}, {403, 289}},
+                       cv::Scalar(170, 170, 170));  // its shadow
+    cv::fillConvexPoly(table, card, cv::Scalar(245, 246, 244));
+    cv::circle(table, {470, 210}, 12, cv::Scalar(40, 40, 200), cv::FILLED);  // a pip
+    auto quadArea = [](const Quad& q) { return cv::contourArea(std::vector<cv::Point2f>(q.begin(), q.end())); };
+    const double cardArea = cv::contourArea(card);
+    for (const auto& o : findCardOutlines(table))  // (the table's lit side, if anything)
+        EXPECT_GT(std::abs(quadArea(o.quad) - cardArea), 0.5 * cardArea);
+    const auto found = findCardOutlinesByEdges(table);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].side, Side::Face);
+    EXPECT_TRUE(quadContains(found[0].quad, {470, 210}));
+    EXPECT_NEAR(quadArea(found[0].quad), cardArea, 0.15 * cardArea);
+    // given as already known, it is not found again
+    EXPECT_TRUE(findCardOutlinesByEdges(table, found).empty());
+    // on a dark table the threshold outlines it, and the edges add nothing
+    cv::Mat dark(480, 640, CV_8UC3, cv::Scalar(40, 70, 30));
+    cv::fillConvexPoly(dark, card, cv::Scalar(245, 246, 244));
+    const auto bright = findCardOutlines(dark);
+    ASSERT_EQ(bright.size(), 1u);
+    EXPECT_TRUE(findCardOutlinesByEdges(dark, bright).empty());
+}

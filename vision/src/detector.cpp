@@ -182,6 +182,7 @@ DetectorOptions DetectorOptions::stillPicture() {
     o.smallIndexHeight =
         40.f;  // chosen on train-design scenes (MODEL.md, "Small indices read again")
     o.recutConfidence = 0.3f;
+    o.edgeOutlines = true;  // light cards on a light table: the lake's unread piles
     return o;
 }
 
@@ -561,6 +562,10 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     std::vector<CardOutline> outlines;
     if (options_.findOutlines && (options_.outlinesWithoutIndices || !found.empty())) {
         outlines = findCardOutlines(work);
+        if (options_.edgeOutlines) {
+            const std::vector<CardOutline> more = findCardOutlinesByEdges(work, outlines);
+            outlines.insert(outlines.end(), more.begin(), more.end());
+        }
         for (CardOutline& o : outlines)
             for (cv::Point2f& p : o.quad) p *= inv;
     }

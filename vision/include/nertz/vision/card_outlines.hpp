@@ -23,6 +23,13 @@ struct CardOutline {
 // edges show). Overlapping fans are left to the index reader.
 std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr);
 
+// Light, four-sided cards found by their edges (Canny) instead of a global brightness threshold:
+// face-up cards on a light table (white laminate, a pale cloth), which that threshold merges with
+// the table. Only outlines judged faces, none lying on one of `known` (its middle inside it or
+// the other way round). For still pictures (DetectorOptions::edgeOutlines).
+std::vector<CardOutline> findCardOutlinesByEdges(const cv::Mat& bgr,
+                                                 const std::vector<CardOutline>& known = {});
+
 // Corners sorted to reading order (top-left first, clockwise).
 Quad orderCorners(const std::vector<cv::Point2f>& pts);
 

@@ -69,6 +69,10 @@ struct DetectorOptions {
     // the outlines cost 2.4 of a count's 40 ms (models/training/BACKS.md, "The face-up test cheaper").
     bool outlinesWithoutIndices = true;
     bool outlinesFromIndices = true;  // a read card without an outline gets one from its indices
+    // Face-up cards outlined by their edges too (findCardOutlinesByEdges): a light table the
+    // brightness threshold merges them with. stillPicture() turns it on (the lake's unread piles);
+    // live frames keep to the threshold's outlines.
+    bool edgeOutlines = false;
     // A reading's suit must agree with its pip's ink: red -> hearts / diamonds, neutral -> clubs /
     // spades; a light green-to-violet glow (a lit key, a screen) is no index (pip_colour.hpp); not
     // in colourless (grayscale) pictures.
