@@ -8,8 +8,6 @@
 #include <memory>
 #include <optional>
 
-#include <opencv2/imgproc.hpp>
-
 #include "commands.hpp"
 #include "vision_cli.hpp"
 #include "nertz/io/json.hpp"
@@ -198,8 +196,7 @@ void addEvalLake(CLI::App& app) {
                 bool ok = false;
                 for (std::size_t k = 0; k < ps.size() && !ok; ++k) {
                     if (found[k] || ps[k].top != t.card) continue;
-                    const std::vector<cv::Point2f> poly(ps[k].quad.begin(), ps[k].quad.end());
-                    if (cv::pointPolygonTest(poly, t.at, false) >= 0) found[k] = 1, ok = true;
+                    if (vi::quadContains(ps[k].quad, t.at)) found[k] = 1, ok = true;
                 }
                 sceneRight += ok ? 1 : 0;
             }

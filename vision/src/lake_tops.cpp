@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include <opencv2/imgproc.hpp>
-
 #include "nertz/vision/back_signature.hpp"
 
 namespace nertz::vision {
@@ -14,11 +12,6 @@ namespace {
 // How far apart (in the larger card's long side) two readings of one suit may lie and still be one
 // pile: a card under the top peeks out by a few pixels, a neighbouring pile lies a card away.
 constexpr float kSamePile = 0.6f;
-
-bool inside(const Quad& q, cv::Point2f p) {
-    const std::vector<cv::Point2f> poly(q.begin(), q.end());
-    return cv::pointPolygonTest(poly, p, false) >= 0;
-}
 
 }  // namespace
 
@@ -54,7 +47,7 @@ LakeTops readLakeTops(const Detection& det) {
         const cv::Point2f mid = quadCentre(q);
         const float side = quadSides(q).height;
         const bool explained = std::any_of(r.tops.begin(), r.tops.end(), [&](const LakeTop& t) {
-            return inside(q, t.at) || (t.quad && inside(*t.quad, mid)) ||
+            return quadContains(q, t.at) || (t.quad && quadContains(*t.quad, mid)) ||
                    cv::norm(t.at - mid) < 0.5f * std::max(t.scale, side);
         });
         if (!explained) r.unread.push_back(q);
