@@ -1047,3 +1047,128 @@ TEST(CardOutlines, AWhiteCardOnALightTableIsOutlinedByItsEdges) {
     ASSERT_EQ(bright.size(), 1u);
     EXPECT_TRUE(findCardOutlinesByEdges(dark, bright).empty());
 }
+
+namespace {
+
+// A card drawn face up or face down on `img` inside `card` (four corners, clockwise from the top
+// left, the long side down): paper with a thin dark border; a face gets a colourful picture in its
+// middle (a court card's) and an index (a letter over a pip) in its top-left and bottom-right
+// corners, the other two corners bare; a back gets a red lattice over the whole card inside a narrow
+// white margin.
+void drawCard(cv::Mat& img, const std::vector<cv::Point2f>& card, bool face) {
+    const cv::Size sz(120, 180);
+    cv::Mat flat(sz, CV_8UC3, cv::Scalar(246, 246, 244));
+    cv::rectangle(flat, {0, 0}, {sz.width - 1, sz.height - 1}, cv::Scalar(60, 60, 60), 2);
+    if (face) {
+        cv::rectangle(flat, {26, 30}, {94, 150}, cv::Scalar(30, 160, 220), cv::FILLED);  // gold
+        cv::rectangle(flat, {36, 50}, {84, 130}, cv::Scalar(40, 40, 200), cv::FILLED);   // red
+        cv::rectangle(flat, {46, 70}, {74, 110}, cv::Scalar(180, 60, 30), cv::FILLED);   // blue
+        for (int turn = 0; turn < 2; ++turn) {
+            cv::putText(flat, "K", {4, 19}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(20, 20, 20), 2);
+            cv::circle(flat, {10, 29}, 5, cv::Scalar(20, 20, 20), cv::FILLED);
+            cv::rotate(flat, flat, cv::ROTATE_180);
+        }
+    } else {
+        cv::rectangle(flat, {6, 6}, {sz.width - 7, sz.height - 7}, cv::Scalar(40, 40, 190), cv::FILLED);
+        for (int k = -sz.height; k < sz.width + sz.height; k += 12) {
+            cv::line(flat, {k, 6}, {k + sz.height, 6 + sz.height}, cv::Scalar(235, 235, 240), 1);
+            cv::line(flat, {k, 6}, {k - sz.height, 6 + sz.height}, cv::Scalar(235, 235, 240), 1);
+        }
+        cv::rectangle(flat, {0, 0}, {sz.width - 1, sz.height - 1}, cv::Scalar(246, 246, 244), 6);
+        cv::rectangle(flat, {0, 0}, {sz.width - 1, sz.height - 1}, cv::Scalar(60, 60, 60), 2);
+    }
+    const std::vector<cv::Point2f> from{{0, 0}, {float(sz.width), 0}, {float(sz.width), float(sz.height)},
+                                        {0, float(sz.height)}};
+    cv::Mat warped, mask(img.size(), CV_8U, cv::Scalar(0));
+    cv::warpPerspective(flat, warped, cv::getPerspectiveTransform(from, card), img.size());
+    std::vector<cv::Point> poly;
+    for (const auto& p : card) poly.emplace_back(cvRound(p.x), cvRound(p.y));
+    cv::fillConvexPoly(mask, poly, 255);
+    cv::erode(mask, mask, cv::Mat());
+    warped.copyTo(img, mask);
+}
+
+cv::Mat lightTable() {
+    cv::Mat table(480, 640, CV_8UC3);
+    for (int x = 0; x < table.cols; ++x)
+        table.col(x).setTo(cv::Scalar(190.0 + 50.0 * x / (table.cols - 1), 200.0 + 45.0 * x / (table.cols - 1),
+                                      215.0 + 30.0 * x / (table.cols - 1)));
+    return table;
+}
+
+}  // namespace
+
+// A court card's picture is colourful enough that the outline's mean colour takes the card for a
+// back; its corner indices on paper say it is a face (showsIndexCorners). A patterned back does not
+// pass, nor does the face-up card seen through the wrong outline (a quarter of it).
+TEST(CardOutlines, ACourtCardIsAFaceByItsCornerIndices) {
+    cv::Mat dark(480, 640, CV_8UC3, cv::Scalar(40, 70, 30));
+    const std::vector<cv::Point2f> court{{100, 100}, {220, 110}, {210, 290}, {90, 280}};
+    const std::vector<cv::Point2f> back{{350, 120}, {470, 110}, {480, 290}, {360, 300}};
+    drawCard(dark, court, true);
+    drawCard(dark, back, false);
+    const auto found = findCardOutlines(dark);
+    ASSERT_EQ(found.size(), 2u);
+    for (const auto& o : found) {
+        const bool isCourt = quadContains(o.quad, {155, 195});
+        EXPECT_EQ(o.side, Side::Back) << "by its mean colour";  // what this test is about
+        EXPECT_EQ(showsIndexCorners(dark, o.quad), isCourt);
+    }
+    Quad part;
+    for (int k = 0; k < 4; ++k) part[std::size_t(k)] = (court[std::size_t(k)] + cv::Point2f(155, 195)) * 0.5f;
+    EXPECT_FALSE(showsIndexCorners(dark, orderCorners({part.begin(), part.end()})));
+    // turned a quarter and lying sideways: the same
+    Quad sideways;
+    for (int k = 0; k < 4; ++k) sideways[std::size_t(k)] = court[std::size_t((k + 1) % 4)];
+    EXPECT_TRUE(showsIndexCorners(dark, orderCorners({sideways.begin(), sideways.end()})));
+    EXPECT_FALSE(showsIndexCorners(cv::Mat(), sideways));
+
+    // on a light table the edges outline the court card as a face, and leave the back out
+    cv::Mat light = lightTable();
+    drawCard(light, court, true);
+    drawCard(light, back, false);
+    const auto byEdges = findCardOutlinesByEdges(light);
+    ASSERT_EQ(byEdges.size(), 1u);
+    EXPECT_EQ(byEdges[0].side, Side::Face);
+    EXPECT_TRUE(quadContains(byEdges[0].quad, {155, 195}));
+}
+
+// A lake pile knocked askew: the top card on a card turned 17 degrees under it, whose corners peek out,
+// the top card's own edge over it too faint to see (paper on paper). The pile's contour, bent where
+// the card peeks out, fits four sides at 5-7% of its length, not at 3% (findCardOutlinesByEdges'
+// loosestFit); the brightness threshold, which fits at 3%, outlines nothing either.
+TEST(CardOutlines, APileWithACardPeekingOutUnderItsTopIsOutlinedByItsEdges) {
+    cv::Mat cloth(480, 640, CV_8UC3, cv::Scalar(40, 110, 40));
+    const std::vector<cv::Point> top{{300, 140}, {420, 150}, {410, 330}, {290, 320}};
+    std::vector<cv::Point> under;
+    const double turn = 0.3;  // radians
+    for (const auto& p : top) {
+        const cv::Point2d d = cv::Point2d(p) - cv::Point2d(355, 235);
+        under.emplace_back(cvRound(355 + std::cos(turn) * d.x - std::sin(turn) * d.y),
+                           cvRound(235 + std::sin(turn) * d.x + std::cos(turn) * d.y));
+    }
+    cv::Mat pile(cloth.size(), CV_8U, cv::Scalar(0));
+    cv::fillConvexPoly(pile, top, 255);
+    cv::fillConvexPoly(pile, under, 255);
+    cloth.setTo(cv::Scalar(236, 238, 236), pile);
+    std::vector<std::vector<cv::Point>> rim;
+    cv::findContours(pile, rim, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+    cv::drawContours(cloth, rim, -1, cv::Scalar(150, 150, 150), 1);
+    cv::circle(cloth, {355, 235}, 14, cv::Scalar(60, 60, 210), cv::FILLED);  // a pip
+    // as a camera gives it: soft, grainy, JPEG
+    cv::GaussianBlur(cloth, cloth, cv::Size(7, 7), 2.0);
+    cv::Mat grain(cloth.size(), CV_8UC3);
+    cv::RNG rng(9);
+    rng.fill(grain, cv::RNG::NORMAL, 0, 3);
+    cloth += grain;
+    std::vector<uchar> jpeg;
+    cv::imencode(".jpg", cloth, jpeg, {cv::IMWRITE_JPEG_QUALITY, 75});
+    cloth = cv::imdecode(jpeg, cv::IMREAD_COLOR);
+    EXPECT_TRUE(findCardOutlines(cloth).empty());
+    EXPECT_TRUE(findCardOutlinesByEdges(cloth, {}, 0.03).empty());
+    const auto found = findCardOutlinesByEdges(cloth);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].side, Side::Face);
+    const double area = cv::contourArea(std::vector<cv::Point2f>(found[0].quad.begin(), found[0].quad.end()));
+    EXPECT_NEAR(area, cv::contourArea(top), 0.25 * cv::contourArea(top));
+}

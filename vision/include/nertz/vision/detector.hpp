@@ -70,7 +70,9 @@ struct DetectorOptions {
     bool outlinesWithoutIndices = true;
     bool outlinesFromIndices = true;  // a read card without an outline gets one from its indices
     // Face-up cards outlined by their edges too (findCardOutlinesByEdges): a light table the
-    // brightness threshold merges them with. stillPicture() turns it on (the lake's unread piles);
+    // brightness threshold merges them with, and a court card's outline that its colourful picture
+    // made a back taken for a face where it showsIndexCorners. stillPicture() turns it on (the
+    // lake's unread piles);
     // live frames keep to the threshold's outlines.
     bool edgeOutlines = false;
     // A reading's suit must agree with its pip's ink: red -> hearts / diamonds, neutral -> clubs /
