@@ -1114,6 +1114,11 @@ TEST(CardOutlines, ACourtCardIsAFaceByItsCornerIndices) {
         EXPECT_EQ(o.side, Side::Back) << "by its mean colour";  // what this test is about
         EXPECT_EQ(showsIndexCorners(dark, o.quad), isCourt);
     }
+    // asked to, the threshold's finder sides them so itself (DetectorOptions::edgeOutlines)
+    const auto sided = findCardOutlines(dark, true);
+    ASSERT_EQ(sided.size(), 2u);
+    for (const auto& o : sided)
+        EXPECT_EQ(o.side, quadContains(o.quad, {155, 195}) ? Side::Face : Side::Back);
     Quad part;
     for (int k = 0; k < 4; ++k) part[std::size_t(k)] = (court[std::size_t(k)] + cv::Point2f(155, 195)) * 0.5f;
     EXPECT_FALSE(showsIndexCorners(dark, orderCorners({part.begin(), part.end()})));

@@ -34,10 +34,11 @@ bool quadContains(const Quad& q, cv::Point2f p) {
 namespace {
 
 // A contour as a card's outline: four-sided (fitted at 3% of its length, else at 5%, 7% ... up to
-// `loosest`), convex, 0.3-70% of the picture, a card's aspect, filling
-// its rectangle; with the side guessed from the mean saturation and value inside.
+// `loosest`), convex, 0.3-70% of the picture, a card's aspect, filling its rectangle; with the side
+// guessed from the mean saturation and value inside, and with `cornerSides` a face also where
+// that says back but the card showsIndexCorners (a court card's picture).
 std::optional<CardOutline> cardOutline(const std::vector<cv::Point>& c, const cv::Mat& bgr,
-                                       double loosest = 0.03) {
+                                       double loosest, bool cornerSides) {
     const double imageArea = double(bgr.cols) * bgr.rows;
     const double area = cv::contourArea(c);
     if (area < 0.003 * imageArea || area > 0.7 * imageArea) return std::nullopt;
@@ -66,7 +67,8 @@ std::optional<CardOutline> cardOutline(const std::vector<cv::Point>& c, const cv
     for (const auto& p : approx) local.push_back(p - box.tl());
     cv::fillConvexPoly(mask, local, 255);
     const cv::Scalar m = cv::mean(hsv, mask);
-    o.side = (m[1] < 70 && m[2] > 110) ? Side::Face : Side::Back;
+    o.side = (m[1] < 70 && m[2] > 110) || (cornerSides && showsIndexCorners(bgr, o.quad)) ? Side::Face
+                                                                                         : Side::Back;
     return o;
 }
 
@@ -74,7 +76,7 @@ cv::Point2f middle(const Quad& q) { return (q[0] + q[1] + q[2] + q[3]) * 0.25f; 
 
 }  // namespace
 
-std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr) {
+std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr, bool indexCornerSides) {
     std::vector<CardOutline> out;
     if (bgr.empty()) return out;
     cv::Mat gray, bw;
@@ -86,7 +88,7 @@ std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr) {
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(bw, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
     for (const auto& c : contours)
-        if (auto o = cardOutline(c, bgr)) out.push_back(*o);
+        if (auto o = cardOutline(c, bgr, 0.03, indexCornerSides)) out.push_back(*o);
     return out;
 }
 
@@ -162,12 +164,8 @@ std::vector<CardOutline> findCardOutlinesByEdges(const cv::Mat& bgr,
         return quadContains(a, middle(b)) || quadContains(b, middle(a));
     };
     for (const auto& c : contours) {
-        auto o = cardOutline(c, bgr, loosestFit);
-        if (!o) continue;
-        if (o->side != Side::Face) {
-            if (!showsIndexCorners(bgr, o->quad)) continue;
-            o->side = Side::Face;  // a court card's picture
-        }
+        const auto o = cardOutline(c, bgr, loosestFit, true);
+        if (!o || o->side != Side::Face) continue;
         const bool seen =
             std::any_of(known.begin(), known.end(), [&](const CardOutline& k) { return overlaps(k.quad, o->quad); }) ||
             std::any_of(out.begin(), out.end(), [&](const CardOutline& k) { return overlaps(k.quad, o->quad); });

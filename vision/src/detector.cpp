@@ -561,11 +561,8 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     // 4. card outlines, then indices grouped to cards
     std::vector<CardOutline> outlines;
     if (options_.findOutlines && (options_.outlinesWithoutIndices || !found.empty())) {
-        outlines = findCardOutlines(work);
+        outlines = findCardOutlines(work, options_.edgeOutlines);
         if (options_.edgeOutlines) {
-            // a court card's colourful picture taken for a back by its mean colour
-            for (CardOutline& o : outlines)
-                if (o.side == Side::Back && showsIndexCorners(work, o.quad)) o.side = Side::Face;
             const std::vector<CardOutline> more = findCardOutlinesByEdges(work, outlines);
             outlines.insert(outlines.end(), more.begin(), more.end());
         }

@@ -20,8 +20,9 @@ struct CardOutline {
 };
 
 // Card-shaped quadrilaterals in an 8-bit BGR picture (separated cards; a pile's top card when its
-// edges show). Overlapping fans are left to the index reader.
-std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr);
+// edges show). Overlapping fans are left to the index reader. With indexCornerSides, an outline
+// whose mean colour says back is a face where it showsIndexCorners (a court card's picture).
+std::vector<CardOutline> findCardOutlines(const cv::Mat& bgr, bool indexCornerSides = false);
 
 // Light, four-sided cards found by their edges (Canny) instead of a global brightness threshold:
 // face-up cards on a light table (white laminate, a pale cloth), which that threshold merges with

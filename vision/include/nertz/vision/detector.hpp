@@ -72,8 +72,7 @@ struct DetectorOptions {
     // Face-up cards outlined by their edges too (findCardOutlinesByEdges): a light table the
     // brightness threshold merges them with, and a court card's outline that its colourful picture
     // made a back taken for a face where it showsIndexCorners. stillPicture() turns it on (the
-    // lake's unread piles);
-    // live frames keep to the threshold's outlines.
+    // lake's unread piles); live frames keep to the threshold's outlines.
     bool edgeOutlines = false;
     // A reading's suit must agree with its pip's ink: red -> hearts / diamonds, neutral -> clubs /
     // spades; a light green-to-violet glow (a lit key, a screen) is no index (pip_colour.hpp); not
