@@ -113,10 +113,11 @@ void addLake(CLI::App& app) {
         }
         const auto detector = stillDetector(a->models);
         const vi::Detection det = detector->detect(img);
-        const vi::LakeTops lake = vi::readLakeTops(det);
+        const vi::LakeTops lake = vi::readLakeTops(det, img);
         const int expected = scoring::expectedLakeCards(lake.cards(), a->closed);
         if (a->json) {
-            io::Json tops = io::Json::array(), unread = io::Json::array();
+            io::Json tops = io::Json::array(), unread = io::Json::array(),
+                     unexplained = io::Json::array(), clashes = io::Json::array();
             for (const auto& t : lake.tops) {
                 io::Json j{{"face", t.card.name()},
                            {"confidence", std::round(t.confidence * 1000) / 1000}};
@@ -124,22 +125,37 @@ void addLake(CLI::App& app) {
                 tops.push_back(j);
             }
             for (const auto& q : lake.unread) unread.push_back({{"quad", quadJson(q)}});
+            for (const auto& q : lake.unexplained) unexplained.push_back({{"quad", quadJson(q)}});
+            for (const auto& [i, k] : lake.clashes)
+                clashes.push_back({{"tops", {i, k}},
+                                   {"faces", {lake.tops[i].card.name(), lake.tops[k].card.name()}}});
             const io::Json j{{"tops", tops},
                              {"closed_piles", a->closed},
                              {"expected", expected},
                              {"complete", lake.complete()},
                              {"unread", unread},
+                             {"unexplained", unexplained},
+                             {"clashes", clashes},
                              {"ms", std::round(det.ms * 10) / 10}};
             std::cout << io::dumpJson(j) << "\n";
             return;
         }
         for (const auto& t : lake.tops) std::cout << t.card.name() << " ";
         std::cout << "\nexpected lake cards: " << expected << "\n";
-        if (!lake.complete())
+        if (!lake.unread.empty())
             std::cout << lake.unread.size()
                       << " face-up card(s) outlined whose face was not read (--json lists them as "
                          "\"unread\"): their piles are not in that number; read their tops by eye "
                          "or take the picture again, closer or steadier\n";
+        if (!lake.unexplained.empty())
+            std::cout << lake.unexplained.size()
+                      << " card-sized printed thing(s) in view where no card was found (--json "
+                         "lists them as \"unexplained\"): a pile there is not in that number; "
+                         "look at them, or take the picture again\n";
+        for (const auto& [i, k] : lake.clashes)
+            std::cout << lake.tops[i].card.name() << " and " << lake.tops[k].card.name()
+                      << " were read on one another: one pile holds one suit, so one of them is "
+                         "misread or a card under a top; check that pile by eye\n";
     });
 }
 
@@ -173,7 +189,8 @@ void addEvalLake(CLI::App& app) {
         }
         const auto detector = stillDetector(a->models);
         int exact = 0, complete = 0, completeWrong = 0, incompleteExact = 0;
-        long piles = 0, right = 0, wrong = 0, absError = 0, unreadOutlines = 0;
+        long piles = 0, right = 0, wrong = 0, absError = 0, unreadOutlines = 0, unexplained = 0,
+             clashes = 0;
         std::vector<double> ms;
         for (std::size_t i = 0; i < files.size(); ++i) {
             cv::Mat img;
@@ -184,7 +201,7 @@ void addEvalLake(CLI::App& app) {
             }
             const vi::Detection det = detector->detect(img);
             ms.push_back(det.ms);
-            const vi::LakeTops lake = vi::readLakeTops(det);
+            const vi::LakeTops lake = vi::readLakeTops(det, img);
             const auto& ps = truth[i];
             int trueTotal = 0;
             for (const auto& p : ps) trueTotal += int(p.top.rank);
@@ -204,6 +221,8 @@ void addEvalLake(CLI::App& app) {
             right += sceneRight;
             wrong += long(lake.tops.size()) - sceneRight;
             unreadOutlines += long(lake.unread.size());
+            unexplained += long(lake.unexplained.size());
+            clashes += long(lake.clashes.size());
             absError += std::abs(expected - trueTotal);
             const bool ok = expected == trueTotal;
             exact += ok ? 1 : 0;
@@ -216,7 +235,9 @@ void addEvalLake(CLI::App& app) {
             if (a->verbose)
                 std::cerr << images[i] << ": piles " << ps.size() << ", tops read "
                           << lake.tops.size() << " (" << sceneRight << " right), unread "
-                          << lake.unread.size() << ", expected " << expected << " of "
+                          << lake.unread.size() << ", unexplained " << lake.unexplained.size()
+                          << ", clashes " << lake.clashes.size()
+                          << ", expected " << expected << " of "
                           << trueTotal << (ok ? " exact" : " wrong") << "\n";
             if ((i + 1) % 20 == 0 || i + 1 == files.size())
                 std::cerr << "eval-lake: " << i + 1 << "/" << files.size() << " scenes, exact "
@@ -235,7 +256,8 @@ void addEvalLake(CLI::App& app) {
             {"incomplete_exact", incompleteExact},
             {"mean_abs_error", double(absError) / n},
             {"tops", {{"piles", piles}, {"right", right}, {"wrong", wrong}, {"recall", recall},
-                      {"precision", precision}, {"unread_outlines", unreadOutlines}}},
+                      {"precision", precision}, {"unread_outlines", unreadOutlines},
+                      {"unexplained", unexplained}, {"clashes", clashes}}},
             {"ms", {{"median", percentile(ms, 0.5)}, {"p95", percentile(ms, 0.95)}}}};
         if (a->json) {
             std::cout << io::dumpJson(j) << "\n";
@@ -245,12 +267,15 @@ void addEvalLake(CLI::App& app) {
         std::cout << "scenes " << files.size() << ": expected total exact in " << exact << " ("
                   << double(exact) / n << "), mean |expected - true| " << double(absError) / n
                   << " cards\n";
-        std::cout << "said complete (every face-up outline read) in " << complete << ", of them wrong "
+        std::cout << "said complete (every face-up outline read, nothing card-like unexplained, no "
+                     "tops of two suits on one another) in "
+                  << complete << ", of them wrong "
                   << completeWrong << "; said incomplete in " << files.size() - std::size_t(complete)
                   << " (exact anyway " << incompleteExact << ")\n";
         std::cout << "pile tops: " << right << " of " << piles << " read right (recall " << recall
                   << "), " << wrong << " readings not a pile's top (precision " << precision
-                  << "); outlines left unread " << unreadOutlines << "\n";
+                  << "); outlines left unread " << unreadOutlines << ", card-like regions unexplained "
+                  << unexplained << ", tops clashing " << clashes << "\n";
         std::cout << std::setprecision(1) << "ms per picture: median " << percentile(ms, 0.5)
                   << ", p95 " << percentile(ms, 0.95) << "\n";
     });

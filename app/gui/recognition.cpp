@@ -467,6 +467,9 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
     } else {
         try {
             const vi::Detection det = impl_->detector->detect(frame);
+            // one top a pile (a card peeking out under it left out), the piles not read, and what
+            // no card found explains (read on the frame before anything is drawn on it)
+            const vi::LakeTops lake = vi::readLakeTops(det, frame);
             for (const auto& c : det.cards) {
                 if (!c.face) continue;
                 r.faces << QString::fromStdString(c.face->name());
@@ -478,17 +481,27 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                                 QColor("#00838f"), r.faces.back(), 2);
                 }
             }
-            // one top a pile (a card peeking out under it left out), and the piles not read
-            const vi::LakeTops lake = vi::readLakeTops(det);
             for (const auto& t : lake.tops) r.tops << QString::fromStdString(t.card.name());
             r.unread = static_cast<int>(lake.unread.size());
+            r.unexplained = static_cast<int>(lake.unexplained.size());
             for (const auto& q : lake.unread) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+            for (const auto& q : lake.unexplained) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
             if (r.faces.isEmpty()) r.problem = "No top card could be read in this frame: type the tops by hand, or skip the checksum.";
             else if (r.unread > 0)
                 r.problem = QString("%1 face-up card%2 outlined but not read (marked ?): type %3 pile top%2 too")
                                 .arg(r.unread)
                                 .arg(r.unread == 1 ? "" : "s")
                                 .arg(r.unread == 1 ? "its" : "their");
+            else if (r.unexplained > 0)
+                r.problem = QString("%1 card-like thing%2 where no card was found (marked ?): if %3 a pile, type %4 top too")
+                                .arg(r.unexplained)
+                                .arg(r.unexplained == 1 ? "" : "s")
+                                .arg(r.unexplained == 1 ? "it is" : "they are")
+                                .arg(r.unexplained == 1 ? "its" : "their");
+            else if (!lake.clashes.empty())
+                r.problem = QString("%1 and %2 were read on one another, but a pile holds one suit: check that pile's top")
+                                .arg(QString::fromStdString(lake.tops[lake.clashes.front().first].card.name()),
+                                     QString::fromStdString(lake.tops[lake.clashes.front().second].card.name()));
             summary = QString("Lake: %1 top cards read").arg(r.tops.size());
         } catch (const std::exception& e) {
             r.problem = QString("The face reader failed on this frame (%1).").arg(e.what());

@@ -92,6 +92,7 @@ struct LakeReading {
     QStringList tops;   // the lake's pile tops ("7H"): one per pile (vision::readLakeTops)
     QStringList faces;  // every face read (a fanned Nertz pile's cards), peeking ones too
     int unread = 0;     // face-up outlines no reading explains: piles whose top is not known
+    int unexplained = 0;  // card-like things where no card was found (vision::LakeTops::unexplained)
     QString problem;    // models missing, nothing read, ...
 };
 

@@ -52,6 +52,30 @@ BENCHMARK(BM_Detect1280x720)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 
+// The lake checksum's reading of a detection (readLakeTops, its cost after detect): /1 with the
+// picture (what stands out from the table where no card was found: models/training/BACKS.md, "Lake
+// piles nothing found"), /0 from the detection alone. The same two-photo 1280x720 frame.
+static void BM_LakeTops1280x720(benchmark::State& state) {
+    cv::setNumThreads(1);
+    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/webcam_table/images/";
+    cv::Mat left = nertz::vision::loadImage(dir + "WIN_20240627_11_36_36_Pro.jpg");
+    cv::Mat right = nertz::vision::loadImage(dir + "WIN_20240627_11_37_46_Pro.jpg");
+    cv::Mat frame(720, 1280, CV_8UC3);
+    cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
+    cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
+    nertz::vision::Detector detector(nertz::vision::DetectorOptions::stillPicture());
+    const nertz::vision::Detection det = detector.detect(frame);
+    const cv::Mat picture = state.range(0) == 1 ? frame : cv::Mat();
+    std::size_t tops = 0;
+    for (auto _ : state) {
+        const auto lake = nertz::vision::readLakeTops(det, picture);
+        tops = lake.tops.size();
+        benchmark::DoNotOptimize(tops);
+    }
+    state.counters["tops"] = double(tops);
+}
+BENCHMARK(BM_LakeTops1280x720)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
 // `n` grayscale windows of a webcam_table photo at random places (seeded): every `fullEvery`-th one
 // a full 24x40 patch, the others the gate's 12x20 halves.
 static std::vector<cv::Mat> webcamWindows(const char* photo, int n, int fullEvery,

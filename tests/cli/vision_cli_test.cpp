@@ -207,9 +207,18 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     EXPECT_GE(l["tops"].size(), 1u);
     EXPECT_GE(l["expected"].get<int>(), int(l["tops"].size()));  // a pile holds at least its top card
     for (const auto& t : l["tops"]) EXPECT_TRUE(t["face"].is_string()) << t.dump();
-    // face-up outlines no face was read on are listed, and the total is complete only without them
+    // face-up outlines no face was read on, card-like things where no card was found and tops of
+    // two suits read on one another are listed, and the total is complete only without them
     ASSERT_TRUE(l["unread"].is_array());
-    EXPECT_EQ(l["complete"].get<bool>(), l["unread"].empty());
+    ASSERT_TRUE(l["unexplained"].is_array());
+    ASSERT_TRUE(l["clashes"].is_array());
+    EXPECT_EQ(l["complete"].get<bool>(),
+              l["unread"].empty() && l["unexplained"].empty() && l["clashes"].empty());
+    for (const auto& c : l["clashes"]) {  // (this photo: a JH lying on an 8D, a 5C on a KD)
+        const auto a = c.at("faces").at(0).get<std::string>(), b = c.at("faces").at(1).get<std::string>();
+        EXPECT_NE(a.back(), b.back()) << c.dump();
+        EXPECT_EQ(l["tops"][c.at("tops").at(0).get<std::size_t>()]["face"], a) << c.dump();
+    }
 
     const auto notAFolder = runCli({"eval", "/nonexistent/folder"});
     EXPECT_EQ(notAFolder.code, 2);

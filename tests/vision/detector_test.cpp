@@ -15,6 +15,7 @@
 
 #include "nertz/scoring/referee.hpp"
 #include "nertz/vision.hpp"
+#include "nertz/vision/back_signature.hpp"
 
 using namespace nertz;
 using namespace nertz::vision;
@@ -1050,6 +1051,20 @@ TEST(CardOutlines, AWhiteCardOnALightTableIsOutlinedByItsEdges) {
 
 namespace {
 
+// A card drawn flat (`flat`, upright) pasted into `card` (four corners, clockwise from the top left)
+// on `img`; with `erodeRim`, a pixel of the warped rim is left to the table.
+void pasteFlatCard(cv::Mat& img, const cv::Mat& flat, const std::vector<cv::Point2f>& card, bool erodeRim) {
+    const std::vector<cv::Point2f> from{{0, 0}, {float(flat.cols), 0}, {float(flat.cols), float(flat.rows)},
+                                        {0, float(flat.rows)}};
+    cv::Mat warped, mask(img.size(), CV_8U, cv::Scalar(0));
+    cv::warpPerspective(flat, warped, cv::getPerspectiveTransform(from, card), img.size());
+    std::vector<cv::Point> poly;
+    for (const auto& p : card) poly.emplace_back(cvRound(p.x), cvRound(p.y));
+    cv::fillConvexPoly(mask, poly, 255);
+    if (erodeRim) cv::erode(mask, mask, cv::Mat());
+    warped.copyTo(img, mask);
+}
+
 // A card drawn face up or face down on `img` inside `card` (four corners, clockwise from the top
 // left, the long side down): paper with a thin dark border; a face gets a colourful picture in its
 // middle (a court card's) and an index (a letter over a pip) in its top-left and bottom-right
@@ -1077,15 +1092,7 @@ void drawCard(cv::Mat& img, const std::vector<cv::Point2f>& card, bool face) {
         cv::rectangle(flat, {0, 0}, {sz.width - 1, sz.height - 1}, cv::Scalar(246, 246, 244), 6);
         cv::rectangle(flat, {0, 0}, {sz.width - 1, sz.height - 1}, cv::Scalar(60, 60, 60), 2);
     }
-    const std::vector<cv::Point2f> from{{0, 0}, {float(sz.width), 0}, {float(sz.width), float(sz.height)},
-                                        {0, float(sz.height)}};
-    cv::Mat warped, mask(img.size(), CV_8U, cv::Scalar(0));
-    cv::warpPerspective(flat, warped, cv::getPerspectiveTransform(from, card), img.size());
-    std::vector<cv::Point> poly;
-    for (const auto& p : card) poly.emplace_back(cvRound(p.x), cvRound(p.y));
-    cv::fillConvexPoly(mask, poly, 255);
-    cv::erode(mask, mask, cv::Mat());
-    warped.copyTo(img, mask);
+    pasteFlatCard(img, flat, card, true);
 }
 
 cv::Mat lightTable() {
@@ -1176,4 +1183,110 @@ TEST(CardOutlines, APileWithACardPeekingOutUnderItsTopIsOutlinedByItsEdges) {
     EXPECT_EQ(found[0].side, Side::Face);
     const double area = cv::contourArea(std::vector<cv::Point2f>(found[0].quad.begin(), found[0].quad.end()));
     EXPECT_NEAR(area, cv::contourArea(top), 0.25 * cv::contourArea(top));
+}
+
+namespace {
+
+// A court card drawn flat into `corners` (clockwise from the top left): paper, a dark border, a
+// picture of fine strokes as court art is drawn, and an index letter in two corners.
+void drawCourtCard(cv::Mat& img, const std::vector<cv::Point2f>& corners) {
+    const cv::Size sz(120, 168);
+    cv::Mat flat(sz, CV_8UC3, cv::Scalar(244, 246, 246));
+    cv::rectangle(flat, {0, 0}, {sz.width - 1, sz.height - 1}, cv::Scalar(60, 60, 60), 2);
+    cv::rectangle(flat, {22, 24}, {98, 144}, cv::Scalar(40, 150, 215), cv::FILLED);
+    for (int y = 28; y < 144; y += 6)  // the robe's folds and the crown's lines
+        cv::line(flat, {24, y}, {96, y + 10 * ((y / 6) % 3 - 1)}, (y / 6) % 2 ? cv::Scalar(40, 40, 190) : cv::Scalar(150, 60, 30), 2);
+    for (int x = 30; x < 96; x += 9) cv::line(flat, {x, 26}, {x + 4, 142}, cv::Scalar(20, 20, 20), 1);
+    for (int turn = 0; turn < 2; ++turn) {
+        cv::putText(flat, "K", {4, 17}, cv::FONT_HERSHEY_SIMPLEX, 0.5, cv::Scalar(20, 20, 180), 2);
+        cv::rotate(flat, flat, cv::ROTATE_180);
+    }
+    pasteFlatCard(img, flat, corners, false);
+}
+
+// A smooth blob added to the picture: glare (light) or a hand (skin), blurred at its rim.
+void addSmoothBlob(cv::Mat& img, cv::Point centre, cv::Size axes, cv::Scalar colour) {
+    cv::Mat alpha(img.size(), CV_32F, cv::Scalar(0));
+    cv::ellipse(alpha, centre, axes, 0, 0, 360, cv::Scalar(1), cv::FILLED);
+    cv::GaussianBlur(alpha, alpha, cv::Size(31, 31), 0);
+    for (int y = 0; y < img.rows; ++y)
+        for (int x = 0; x < img.cols; ++x) {
+            const float a = alpha.at<float>(y, x);
+            cv::Vec3b& p = img.at<cv::Vec3b>(y, x);
+            for (int c = 0; c < 3; ++c) p[c] = cv::saturate_cast<uchar>((1 - a) * p[c] + a * colour[c]);
+        }
+}
+
+}  // namespace
+
+// The lake checksum from a picture: a pile whose top no outline and no reading found (a court
+// card's picture on the table, a design whose court cards print no index) would be left out of the
+// total without a word. What stands out from the table where no card was found, card-sized and
+// printed, is listed as unexplained and the reading is not complete; glare and a hand in the
+// picture are smooth and are not.
+TEST(LakeTops, APileNothingFoundIsUnexplainedButGlareAndAHandAreNot) {
+    cv::Mat table(480, 640, CV_8UC3, cv::Scalar(45, 95, 40));
+    cv::Mat noise(table.size(), CV_8UC3);
+    cv::randn(noise, cv::Scalar::all(0), cv::Scalar::all(4));
+    table += noise;
+    const std::vector<cv::Point2f> read{{90, 90}, {202, 90}, {202, 250}, {90, 250}};
+    const std::vector<cv::Point2f> missed{{360, 110}, {462, 150}, {405, 298}, {303, 258}};  // turned 22 degrees
+    drawCourtCard(table, read);
+    drawCourtCard(table, missed);
+    addSmoothBlob(table, {540, 400}, {55, 38}, cv::Scalar(235, 245, 250));  // glare
+    addSmoothBlob(table, {230, 400}, {80, 32}, cv::Scalar(120, 150, 205));  // a hand's back
+    Detection det;
+    det.width = table.cols;
+    det.height = table.rows;
+    det.cards.push_back(readCard("KH", {100, 108}, Quad{read[0], read[1], read[2], read[3]}));
+
+    const std::vector<Quad> found = unexplainedRegions(det, table);
+    ASSERT_EQ(found.size(), 1u);
+    const cv::Point2f missedMiddle = (missed[0] + missed[2]) * 0.5f;
+    EXPECT_TRUE(quadContains(found[0], missedMiddle));
+    EXPECT_GT(quadSides(found[0]).height, 0.7f * 160.f);
+    LakeTops lake = readLakeTops(det, table);
+    EXPECT_EQ(lake.unexplained.size(), 1u);
+    EXPECT_FALSE(lake.complete());
+    EXPECT_TRUE(readLakeTops(det).complete());  // without the picture: only what was found
+
+    // the missed card outlined (not read): an unread top, nothing unexplained
+    DetectedCard outline;
+    outline.quad = Quad{missed[0], missed[1], missed[2], missed[3]};
+    det.cards.push_back(outline);
+    lake = readLakeTops(det, table);
+    EXPECT_TRUE(lake.unexplained.empty());
+    EXPECT_EQ(lake.unread.size(), 1u);
+
+    // pictures it cannot size or read: nothing, never a throw
+    EXPECT_TRUE(unexplainedRegions(Detection{}, table).empty());
+    EXPECT_TRUE(unexplainedRegions(det, cv::Mat()).empty());
+    cv::Mat gray;
+    cv::cvtColor(table, gray, cv::COLOR_BGR2GRAY);
+    EXPECT_TRUE(unexplainedRegions(det, gray).empty());
+}
+
+// One lake pile holds one suit: two tops of different suits read on one another (a card under the
+// top read in another suit, or the top misread) clash, and the reading is not complete. A corner
+// index read with no outline places its card beside it (to the index's right and below), so the
+// corner of a neighbouring pile's top that lies near a card's middle does not clash.
+TEST(LakeTops, TopsOfTwoSuitsOnOneAnotherClash) {
+    auto upright = [](DetectedCard c) {
+        c.indices[0].up = {0.f, -1.f};
+        return c;
+    };
+    Detection det;
+    det.cards.push_back(upright(readCard("3H", {100, 110}, cardAt({120, 140}))));
+    det.cards.push_back(upright(readCard("4D", {146, 104})));  // the next pile's corner, at the 3H's side
+    LakeTops lake = readLakeTops(det);
+    EXPECT_EQ(lake.tops.size(), 2u);
+    EXPECT_TRUE(lake.clashes.empty());
+    EXPECT_TRUE(lake.complete());
+
+    det.cards.push_back(upright(readCard("2C", {101, 112})));  // read at the 3H's own corner
+    lake = readLakeTops(det);
+    ASSERT_EQ(lake.clashes.size(), 1u);
+    EXPECT_EQ(lake.tops[lake.clashes[0].first].card.name(), "3H");
+    EXPECT_EQ(lake.tops[lake.clashes[0].second].card.name(), "2C");
+    EXPECT_FALSE(lake.complete());
 }

@@ -16,7 +16,10 @@
 //   Detector::detect           detector.hpp         all of the above: picture -> Detection
 //   readLakeTops               lake_tops.hpp        a Detection of the lake -> one top per pile
 //                                                   (a peeking card under it left out), and the
-//                                                   face-up outlines no reading explains
+//                                                   face-up outlines no reading explains;
+//                                                   with the picture, card-like regions no card
+//                                                   found explains (unexplainedRegions), and tops
+//                                                   of two suits on one another (clashes)
 //   loadLabelledFolder,        evaluation.hpp       card-level precision / recall on labelled
 //   scoreImage                                      folders (../shared/data/real-cards format)
 //

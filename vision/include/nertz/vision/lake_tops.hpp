@@ -14,9 +14,18 @@
 //   would silently leave that pile out. Such outlines are listed (`unread`), and the reading is
 //   complete only when there are none; the CLI and the app say so instead of giving a total that
 //   looks sure. models/training/BACKS.md, "The lake checksum measured".
+// - a pile's top is not even outlined (a court card's picture on a table of its colours, a design
+//   whose court cards print no index): with the picture, what stands out from the table where no
+//   card was found, card-sized (0.3 of a card or more once slivers are opened away) and printed
+//   (edges in 0.1 of its pixels or more: glare and hands are smooth), is listed (`unexplained`) and
+//   the reading is not complete either. BACKS.md, "Lake piles nothing found".
+// - two tops of different suits lie on one another (their middles closer than half the larger
+//   card): one pile cannot hold both, so a card under the top was read in another suit, or the
+//   top was misread. Such pairs are listed (`clashes`) and the reading is not complete.
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -32,6 +41,9 @@ struct LakeTop {
     float scale = 0.f;  // the card's long side in pixels (from its outline, or its index's size)
     float confidence = 0.f;
     std::optional<Quad> quad;
+    // Where the card's middle lies: its outline's, or as its corner index places the card (tested
+    // for clashes: an index sits at its card's corner, half a card from a neighbouring pile's middle)
+    cv::Point2f middle;
 };
 
 struct LakeTops {
@@ -39,13 +51,27 @@ struct LakeTops {
     // Face-up card outlines with no face read and no top read on them: piles whose top is not
     // known (or other face-up cards in view). The expected total leaves them out.
     std::vector<Quad> unread;
-    bool complete() const noexcept { return unread.empty(); }
+    // Card-sized, printed things that stand out from the table where no card was found (the
+    // rotated box around each): piles whose top was not even outlined. Only with the picture.
+    std::vector<Quad> unexplained;
+    // Pairs of tops (indices into `tops`) of different suits lying on one another.
+    std::vector<std::pair<std::size_t, std::size_t>> clashes;
+    bool complete() const noexcept {
+        return unread.empty() && unexplained.empty() && clashes.empty();
+    }
     // The tops' cards, for scoring::expectedLakeCards / checkLakeChecksum.
     std::vector<scoring::Card> cards() const;
 };
 
 // The lake's pile tops in a detection of a still picture of the lake (Detector::detect with
-// DetectorOptions::stillPicture(), as `nertzref-cli lake` and the app's lake step read it).
-LakeTops readLakeTops(const Detection& detection);
+// DetectorOptions::stillPicture(), as `nertzref-cli lake` and the app's lake step read it). With
+// the picture itself (BGR, the one detected), also what no card found explains (`unexplained`).
+LakeTops readLakeTops(const Detection& detection, const cv::Mat& bgr = cv::Mat());
+
+// Card-sized, printed regions of a picture that stand out from its table (tableForeground) and lie
+// outside every card of the detection (its outlines, and a card's reach around an index read with
+// no outline), as rotated boxes in picture pixels. Empty when the detection holds no card to size
+// them by. What readLakeTops lists as `unexplained`; exposed for tests.
+std::vector<Quad> unexplainedRegions(const Detection& detection, const cv::Mat& bgr);
 
 }  // namespace nertz::vision
