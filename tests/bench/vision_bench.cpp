@@ -12,14 +12,20 @@
 
 #include "nertz/vision.hpp"
 
-static void BM_Detect1280x720(benchmark::State& state) {
-    cv::setNumThreads(1);
+// The two webcam_table photos side by side at 1280x720.
+static cv::Mat twoPhotoFrame() {
     const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/webcam_table/images/";
     cv::Mat left = nertz::vision::loadImage(dir + "WIN_20240627_11_36_36_Pro.jpg");
     cv::Mat right = nertz::vision::loadImage(dir + "WIN_20240627_11_37_46_Pro.jpg");
     cv::Mat frame(720, 1280, CV_8UC3);
     cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
     cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
+    return frame;
+}
+
+static void BM_Detect1280x720(benchmark::State& state) {
+    cv::setNumThreads(1);
+    const cv::Mat frame = twoPhotoFrame();
     // /1: as shipped for a live camera; /0: without the pip-ink suit check; /2: as for a still
     // picture (small indices read again enlarged, and the frame also read at 1.25 and 0.75 times
     // its working scale: nertzref-cli, the app's lake step); /3: as /1
@@ -57,12 +63,7 @@ BENCHMARK(BM_Detect1280x720)
 // piles nothing found"), /0 from the detection alone. The same two-photo 1280x720 frame.
 static void BM_LakeTops1280x720(benchmark::State& state) {
     cv::setNumThreads(1);
-    const std::string dir = std::string(NERTZ_SHARED_DIR) + "/data/real-cards/webcam_table/images/";
-    cv::Mat left = nertz::vision::loadImage(dir + "WIN_20240627_11_36_36_Pro.jpg");
-    cv::Mat right = nertz::vision::loadImage(dir + "WIN_20240627_11_37_46_Pro.jpg");
-    cv::Mat frame(720, 1280, CV_8UC3);
-    cv::resize(left, frame(cv::Rect(0, 0, 640, 720)), cv::Size(640, 720));
-    cv::resize(right, frame(cv::Rect(640, 0, 640, 720)), cv::Size(640, 720));
+    const cv::Mat frame = twoPhotoFrame();
     nertz::vision::Detector detector(nertz::vision::DetectorOptions::stillPicture());
     const nertz::vision::Detection det = detector.detect(frame);
     const cv::Mat picture = state.range(0) == 1 ? frame : cv::Mat();
