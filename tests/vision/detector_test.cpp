@@ -215,6 +215,54 @@ TEST(Detector, OppositeCornersOfOneCardAreOneCardAtACardsDiagonal) {
     EXPECT_EQ(cards.size(), 2u);
 }
 
+// A lake holds one of each face a deck, so two decks' 4D top two piles side by side (synthetic lake
+// scene synth_6_000001: the unoutlined pile's two corners were taken into the outlined pile's card,
+// and its pile went uncounted). A card's indices lie on it: an index well outside the outline of
+// another index of its face is another card's, even within the reach of a card's two corners.
+TEST(Detector, TheSameFaceOutsideACardsOutlineIsAnotherCard) {
+    const scoring::Card fourD{4, scoring::Suit::Diamonds};
+    const cv::Point2f up(0, -1), down(0, 1);
+    auto corner = [&](cv::Point2f at, cv::Point2f u) {
+        IndexReading r;
+        r.face = fourD;
+        r.centre = at;
+        r.up = u;
+        r.scale = 14;
+        r.confidence = 0.99f;
+        return r;
+    };
+    // the outlined card: 100 x 150 px, its indices inside its top-left and bottom-right corners
+    CardOutline outlined;
+    outlined.quad = {cv::Point2f(300, 300), cv::Point2f(400, 300), cv::Point2f(400, 450),
+                     cv::Point2f(300, 450)};
+    outlined.side = Side::Face;
+    const IndexReading a = corner({312, 318}, up), b = corner({388, 432}, down);
+    // the other deck's 4D above and left of it, no outline found: its bottom-right index lies
+    // within the plain 9-scale reach of the outlined card's top-left one (86 px), 64 px outside it
+    const IndexReading c = corner({184, 136}, up), d = corner({260, 250}, down);
+    ASSERT_TRUE(cornersOfOneCard(d, a));
+    ASSERT_TRUE(cornersOfOneCard(a, b));
+    ASSERT_TRUE(cornersOfOneCard(c, d));
+    auto cards = groupIndices({a, b, c, d}, {outlined});
+    ASSERT_EQ(cards.size(), 2u);
+    for (const DetectedCard& card : cards) {
+        ASSERT_EQ(card.indices.size(), 2u);
+        if (card.quad) {
+            EXPECT_EQ(card.indices[0].centre, a.centre);
+            EXPECT_EQ(card.indices[1].centre, b.centre);
+        } else {
+            EXPECT_EQ(card.indices[0].centre, c.centre);
+            EXPECT_EQ(card.indices[1].centre, d.centre);
+        }
+    }
+    // with no outline nothing tells them apart: the reach joins the two pairs
+    EXPECT_EQ(groupIndices({a, b, c, d}, {}).size(), 1u);
+    // an outline of each: two cards whatever the reach says
+    CardOutline other = outlined;
+    for (auto& p : other.quad) p -= cv::Point2f(128, 182);
+    EXPECT_EQ(groupIndices({a, b, c, d}, {outlined, other}).size(), 2u);
+}
+
 // Two unsure readings of one face at a card's opposite corners are reported together, with the
 // probability that not both are wrong; one alone, two of different faces, or two of one face that
 // are not a card's two corners (turned alike: two decks' cards side by side) are not.

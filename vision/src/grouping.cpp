@@ -4,6 +4,7 @@
 #include <numeric>
 #include <optional>
 
+#include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/detector.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -84,11 +85,29 @@ std::vector<DetectedCard> groupIndices(std::vector<IndexReading> indices,
         while (parent[x] != x) x = parent[x] = parent[parent[x]];
         return x;
     };
+    // A card's indices lie on it: an index well outside the outline around another index of its
+    // face is another card's, a second deck's copy of that face (a lake holds one a deck). Two
+    // groups whose indices lie in two different outlines are two cards.
+    auto farOutside = [&](std::size_t i, std::size_t j) {  // j well outside i's outline
+        if (quadOf[i] < 0 || quadOf[i] == quadOf[j]) return false;
+        const Quad& q = outlines[quadOf[i]].quad;
+        const std::vector<cv::Point2f> poly(q.begin(), q.end());
+        const cv::Size2f sides = quadSides(q);
+        return cv::pointPolygonTest(poly, indices[j].centre, true) <
+               -0.25 * std::min(sides.width, sides.height);
+    };
+    std::vector<int> rootQuad(quadOf);  // the outline of each group, by its root; -1 none
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = i + 1; j < n; ++j) {
             if (!(indices[i].face == indices[j].face)) continue;
+            const std::size_t ri = find(i), rj = find(j);
+            if (ri == rj) continue;
             const bool sameQuad = quadOf[i] >= 0 && quadOf[i] == quadOf[j];
-            if (sameQuad || cornersOfOneCard(indices[i], indices[j])) parent[find(i)] = find(j);
+            if (!sameQuad && !cornersOfOneCard(indices[i], indices[j])) continue;
+            if (rootQuad[ri] >= 0 && rootQuad[rj] >= 0 && rootQuad[ri] != rootQuad[rj]) continue;
+            if (farOutside(i, j) || farOutside(j, i)) continue;
+            parent[ri] = rj;
+            if (rootQuad[rj] < 0) rootQuad[rj] = rootQuad[ri];
         }
     }
     std::vector<DetectedCard> cards;
