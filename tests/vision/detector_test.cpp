@@ -1314,6 +1314,39 @@ TEST(LakeTops, APileNothingFoundIsUnexplainedButGlareAndAHandAreNot) {
     EXPECT_TRUE(unexplainedRegions(det, gray).empty());
 }
 
+// A card read at two corners and not outlined lies between them. Read at one corner it could lie
+// anywhere around it, so a card's reach around each index is taken as explained; with two, only the
+// circle through them is, and a neighbouring pile's top that nothing read stays unexplained (held-out
+// lake scene synth_6_000033: a small JD beside a 9S read by its corners alone).
+TEST(LakeTops, ACardReadAtTwoCornersExplainsOnlyWhereItLies) {
+    cv::Mat table(480, 640, CV_8UC3, cv::Scalar(45, 95, 40));
+    const std::vector<cv::Point2f> read{{90, 90}, {202, 90}, {202, 250}, {90, 250}};
+    const std::vector<cv::Point2f> missed{{214, 130}, {326, 130}, {326, 290}, {214, 290}};
+    drawCourtCard(table, read);
+    drawCourtCard(table, missed);
+    Detection det;
+    det.width = table.cols;
+    det.height = table.rows;
+    DetectedCard twoCorners = readCard("KH", {100, 108});  // no outline
+    IndexReading bottom = twoCorners.indices[0];
+    bottom.centre = {192, 232};
+    bottom.up = {0, 1};
+    twoCorners.indices[0].up = {0, -1};
+    twoCorners.indices.push_back(bottom);
+    for (auto& i : twoCorners.indices) i.scale = 20.f;  // a card 160 px long
+    det.cards.push_back(twoCorners);
+    const std::vector<Quad> found = unexplainedRegions(det, table);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_TRUE(quadContains(found[0], (missed[0] + missed[2]) * 0.5f));
+    EXPECT_FALSE(readLakeTops(det, table).complete());
+
+    det.cards[0].indices.pop_back();  // read at its bottom corner only
+    det.cards[0].indices[0] = bottom;
+    det.cards[0].indices[0].scale = 20.f;
+    EXPECT_TRUE(unexplainedRegions(det, table).empty());
+    EXPECT_TRUE(readLakeTops(det, table).complete());
+}
+
 // One lake pile holds one suit: two tops of different suits read on one another (a card under the
 // top read in another suit, or the top misread) clash, and the reading is not complete. A corner
 // index read with no outline places its card beside it (to the index's right and below), so the

