@@ -2,6 +2,7 @@
 #include "nertz/vision/detector.hpp"
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <cmath>
 #include <mutex>
@@ -182,6 +183,7 @@ DetectorOptions DetectorOptions::stillPicture() {
     o.smallIndexHeight =
         40.f;  // chosen on train-design scenes (MODEL.md, "Small indices read again")
     o.recutConfidence = 0.3f;
+    o.outlineCornerConfidence = 0.5f;
     o.edgeOutlines = true;  // light cards on a light table: the lake's unread piles
     return o;
 }
@@ -311,6 +313,140 @@ Detection Detector::readAgainAt(const cv::Mat& image, Detection first, const std
     addSureCardsOfOtherReadings(bgr, first, others, options_.extraScaleConfidence, options_);
     first.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return first;
+}
+
+void Detector::readBlackSuitsByColumn(std::vector<PatchReading>& readings,
+                                      const std::vector<cv::Mat>& patches, float atLeast) {
+    std::vector<std::size_t> black;
+    std::vector<cv::Mat> again;
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+        const auto [c, s] = clubsAndSpades(readings[i]);
+        // gate-dropped readings have no faces: no black face of these can be reported
+        if (c + s < atLeast) continue;
+        black.push_back(i);
+        again.push_back(patches[i]);
+    }
+    const int w = params_.patchWidth;
+    const std::vector<PatchReading> column = reader_.read(again, 0.f, cv::Range(w / 4, w - w / 4));
+    for (std::size_t k = 0; k < black.size(); ++k) splitBlackSuits(readings[black[k]], column[k]);
+}
+
+void Detector::readOutlineCorners(const cv::Mat& bgr, const ProposalPyramid& pyr, float inv,
+                                  bool colourlessPicture, std::vector<DetectedCard>& cards) {
+    struct Cut {
+        std::size_t card;
+        int corner;
+        IndexCandidate c;
+    };
+    std::vector<Cut> cuts;
+    const float toWork = 1.f / inv;
+    for (std::size_t k = 0; k < cards.size(); ++k) {
+        const DetectedCard& card = cards[k];
+        if (card.face || !card.quad || card.side != Side::Face) continue;
+        const Quad& q = *card.quad;
+        for (int i = 0; i < 4; ++i) {
+            const cv::Point2f p = q[std::size_t(i)] * toWork;
+            const cv::Point2f e1 = q[std::size_t((i + 1) % 4)] * toWork - p;
+            const cv::Point2f e2 = q[std::size_t((i + 3) % 4)] * toWork - p;
+            const float n1 = float(cv::norm(e1)), n2 = float(cv::norm(e2));
+            const float w = std::min(n1, n2), len = std::max(n1, n2);
+            // a card's sides, not a square or a strip (a merged region, a wrong fit)
+            if (!(w >= 8.f) || len < 1.15f * w || len > 2.f * w) continue;
+            const cv::Point2f across = (n1 < n2 ? e1 : e2) * (1.f / w);
+            const cv::Point2f down = (n1 < n2 ? e2 : e1) * (1.f / len);
+            // an index corner: down runs a quarter turn clockwise of across (y down), as from a
+            // card's top left corner
+            if (down.dot(cv::Point2f(-across.y, across.x)) <= 0.f) continue;
+            // where the index lies on the scene generator's cards (its middle 0.064 of the card's
+            // length in from the long side and 0.145 down, rank to pip about 0.105: the medians
+            // over 20 designs), and where groupIndices' frame puts it (0.66 and 1.42 rank-to-pip
+            // distances, a card 6.5 to 9.5 of them long: designs with larger indices)
+            const cv::Point2f mid = p + across * (0.064f * len) + down * (0.145f * len);
+            for (const float d : {0.095f * len, 0.105f * len, 0.115f * len})
+                cuts.push_back({k, i, {mid - down * (0.5f * d), mid + down * (0.5f * d), false}});
+            for (const float perD : {6.5f, 8.f, 9.5f}) {
+                const float d = len / perD;
+                const cv::Point2f m = p + across * (0.66f * d) + down * (1.42f * d);
+                cuts.push_back({k, i, {m - down * (0.5f * d), m + down * (0.5f * d), false}});
+            }
+        }
+    }
+    if (cuts.empty()) return;
+    std::vector<cv::Mat> patches;
+    patches.reserve(cuts.size());
+    for (const Cut& c : cuts) patches.push_back(cutIndexPatch(pyr, c.c, params_));
+    std::vector<PatchReading> read = reader_.read(patches, 0.f);
+    // each corner's surest reading of its cuts
+    struct Corner {
+        std::size_t cut = 0;
+        std::optional<scoring::Card> face;
+        float confidence = 0.f;
+    };
+    std::map<std::pair<std::size_t, int>, Corner> corners;
+    for (std::size_t j = 0; j < cuts.size(); ++j) {
+        PatchReading& r = read[j];
+        if (!colourlessPicture) {
+            const cv::Point2f a = cuts[j].c.a * inv, b = cuts[j].c.b * inv;
+            conditionOnInk(r, pipInk(bgr, b, std::hypot(b.x - a.x, b.y - a.y)));
+        }
+    }
+    // a black index's suit read again by its own column, as detectAsGiven's are
+    if (options_.blackSuitFromIndexColumn)
+        readBlackSuitsByColumn(read, patches, options_.outlineCornerConfidence);
+    for (std::size_t j = 0; j < cuts.size(); ++j) {
+        const PatchReading& r = read[j];
+        Corner& c = corners[{cuts[j].card, cuts[j].corner}];
+        if (r.face && r.confidence > c.confidence) c = {j, r.face, r.confidence};
+    }
+    for (std::size_t k = 0; k < cards.size(); ++k) {
+        std::vector<const Corner*> mine;
+        for (const auto& [key, c] : corners)
+            if (key.first == k) mine.push_back(&c);
+        if (mine.empty()) continue;
+        // the face read surest at a corner, and whether the others agree with it
+        std::sort(mine.begin(), mine.end(),
+                  [](const Corner* a, const Corner* b) { return a->confidence > b->confidence; });
+        const Corner& best = *mine[0];
+        if (!best.face) continue;
+        const float pair = options_.outlineCornerConfidence;
+        std::vector<const Corner*> agree{&best};
+        bool contradicted = false;
+        for (std::size_t m = 1; m < mine.size(); ++m) {
+            if (!mine[m]->face || mine[m]->confidence < pair) continue;
+            if (*mine[m]->face == *best.face)
+                agree.push_back(mine[m]);
+            else
+                contradicted = true;
+        }
+        if (contradicted) continue;
+        float p = 0.f;
+        if (agree.size() >= 2 && agree[1]->confidence >= pair)
+            p = 1.f - (1.f - agree[0]->confidence) * (1.f - agree[1]->confidence);
+        else if (best.confidence >= options_.outlineCornerAlone)
+            p = best.confidence;
+        if (p < options_.minConfidence) continue;
+        DetectedCard& card = cards[k];
+        card.face = best.face;
+        card.confidence = p;
+        for (const Corner* c : agree) {
+            const IndexCandidate& ic = cuts[c->cut].c;
+            const cv::Point2f a = ic.a * inv, b = ic.b * inv;
+            IndexReading r;
+            r.centre = (a + b) * 0.5f;
+            r.scale = float(cv::norm(b - a));
+            r.up = (a - b) * (1.f / std::max(r.scale, 1e-3f));
+            r.face = *c->face;
+            r.confidence = c->confidence;
+            const cv::Point2f dn = -r.up, right(-dn.y, dn.x);
+            const float hw = 0.5f * 0.8f * params_.spanWidth * r.scale,
+                        hh = 0.5f * 0.8f * params_.spanHeight * r.scale;
+            std::vector<cv::Point2f> box;
+            for (float sx : {-1.f, 1.f})
+                for (float sy : {-1.f, 1.f}) box.push_back(r.centre + right * (sx * hw) + dn * (sy * hh));
+            r.box = cv::boundingRect(box) & cv::Rect(0, 0, bgr.cols, bgr.rows);
+            card.indices.push_back(r);
+        }
+    }
 }
 
 void Detector::readUnsureAgain(const cv::Mat& bgr, const ProposalPyramid& pyr,
@@ -486,22 +622,8 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
     // "Clubs read as spades")
     std::vector<float> asRead;  // each reading's confidence before that
     for (const PatchReading& r : readings) asRead.push_back(r.confidence);
-    if (options_.blackSuitFromIndexColumn) {
-        std::vector<std::size_t> black;
-        std::vector<cv::Mat> again;
-        for (std::size_t i = 0; i < readings.size(); ++i) {
-            const auto [c, s] = clubsAndSpades(readings[i]);
-            // gate-dropped readings have no faces: no black face of these can be reported
-            if (c + s < options_.minConfidence) continue;
-            black.push_back(i);
-            again.push_back(patches[i]);
-        }
-        const int w = params_.patchWidth;
-        const std::vector<PatchReading> column =
-            reader_.read(again, 0.f, cv::Range(w / 4, w - w / 4));
-        for (std::size_t k = 0; k < black.size(); ++k)
-            splitBlackSuits(readings[black[k]], column[k]);
-    }
+    if (options_.blackSuitFromIndexColumn)
+        readBlackSuitsByColumn(readings, patches, options_.minConfidence);
 
     // 3. confident readings, best first; one per place (non-maximum suppression)
     // the readings with a face read at least lo and under hi sure, surest first
@@ -570,6 +692,8 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
             for (cv::Point2f& p : o.quad) p *= inv;
     }
     result.cards = groupIndices(std::move(found), outlines);
+    if (options_.outlineCornerConfidence < 1.f)
+        readOutlineCorners(bgr, pyr, inv, colourlessPicture, result.cards);
     if (options_.findOutlines && options_.outlinesFromIndices) {
         std::vector<double> readAreas;
         for (DetectedCard& c : result.cards) {

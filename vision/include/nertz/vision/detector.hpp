@@ -136,6 +136,20 @@ struct DetectorOptions {
     int recutAgree = 3;
     int recutMost = 64;
 
+    // A face-up card's outline where no index was read is read at its two index corners (a card's
+    // indices sit at the top left and, turned half a turn, the bottom right as it reads): six
+    // patches a corner cut where an index lies on most designs (its middle 0.064 of the card's
+    // length in from the long side and 0.145 down, the median over the scene generator's designs,
+    // and where groupIndices' frame of rank-to-pip distances puts it), read by the reader with no
+    // proposal and no gate. The card takes the face both corners read, each at least
+    // outlineCornerConfidence sure and 1 - (1 - p1)(1 - p2) at least minConfidence, or one corner
+    // reads at least outlineCornerAlone sure while the other reads no other face at
+    // outlineCornerConfidence. For a lake's pile tops whose small indices no proposal paired
+    // (models/training/BACKS.md, "Outlines read at their corners"). 1 or more: off, the default
+    // for a camera followed live; stillPicture() sets 0.5. Dark ink on light paper only.
+    float outlineCornerConfidence = 1.f;
+    float outlineCornerAlone = 0.95f;
+
     // The settings for a still picture (a photo, a lake check): small indices read again enlarged,
     // and the picture also read at 1.25 and 0.75 times its working scale (extraScales).
     static DetectorOptions stillPicture();
@@ -186,6 +200,14 @@ class Detector {
                          const std::vector<IndexCandidate>& cands, float inv,
                          bool colourlessPicture, std::vector<PatchReading>& readings,
                          std::vector<cv::Mat>& patches);
+    // DetectorOptions::blackSuitFromIndexColumn: each reading whose clubs and spades together
+    // reach `atLeast` gets its black suit read again from its patch's middle columns
+    void readBlackSuitsByColumn(std::vector<PatchReading>& readings,
+                                const std::vector<cv::Mat>& patches, float atLeast);
+    // DetectorOptions::outlineCornerConfidence: `cards`' unread face-up outlines read at their
+    // index corners, cut from `pyr` (working pixels; `inv` takes them to the picture's)
+    void readOutlineCorners(const cv::Mat& bgr, const ProposalPyramid& pyr, float inv,
+                            bool colourlessPicture, std::vector<DetectedCard>& cards);
     double workScale(cv::Size size) const;
     DetectorOptions options_;
     ProposalParams params_;
