@@ -47,6 +47,7 @@ struct VisionOptions {
     float recutZoom = vision::DetectorOptions{}.recutZoom;
     float recutTurn = vision::DetectorOptions{}.recutTurn;
     int recutAgree = vision::DetectorOptions{}.recutAgree;
+    float outlineCorners = vision::DetectorOptions::stillPicture().outlineCornerConfidence;
 };
 
 std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
@@ -70,6 +71,7 @@ std::unique_ptr<vision::Detector> makeDetector(const VisionOptions& o) {
     opts.recutZoom = o.recutZoom;
     opts.recutTurn = o.recutTurn;
     opts.recutAgree = o.recutAgree;
+    opts.outlineCornerConfidence = o.outlineCorners;
     try {
         return std::make_unique<vision::Detector>(opts);
     } catch (const vision::ModelError& e) {
@@ -366,6 +368,11 @@ void addDetectorOptions(CLI::App* cmd, VisionOptions& o) {
     cmd->add_flag("--no-edge-outlines", o.noEdgeOutlines,
                   "outline face-up cards by the brightness threshold only, not also by their edges "
                   "(light cards on a light table; the detector before 2026-12-02)");
+    cmd->add_option("--outline-corners", o.outlineCorners,
+                    "a face-up outline where no index was read is read at its two index corners, "
+                    "taken where both read one face at least this sure each (1: never; the detector "
+                    "before 2026-12-03)")
+        ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag(
         "--no-ink-suits", o.noInkSuits,
         "read suits from the index alone, not also from the pip's ink colour (red: hearts "
