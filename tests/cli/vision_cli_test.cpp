@@ -158,7 +158,9 @@ TEST(VisionCli, TheOtherReadingsOptionsNameABadValue) {
                                                           {"--extra-scales", "1.25,abc"},
                                                           {"--extra-scales", "0"},
                                                           {"--aspect-extras", "2"},
-                                                          {"--aspect-extras", "-0.5"}}) {
+                                                          {"--aspect-extras", "-0.5"},
+                                                          {"--outline-corners", "2"},
+                                                          {"--outline-corners", "x"}}) {
         const auto r = runCli({"detect", good, "--json", option, value});
         EXPECT_EQ(r.code, 2) << option << " " << value;
         EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
@@ -167,7 +169,8 @@ TEST(VisionCli, TheOtherReadingsOptionsNameABadValue) {
     }
     // in range: read, one object
     const auto ok =
-        runCli({"detect", good, "--json", "--extra-scales", "1.5", "--aspect-extras", "0.9"});
+        runCli({"detect", good, "--json", "--extra-scales", "1.5", "--aspect-extras", "0.9",
+                "--outline-corners", "1"});
     EXPECT_EQ(ok.code, 0) << ok.err;
     EXPECT_EQ(lines(ok.out).size(), 1u);
 }
