@@ -644,9 +644,10 @@ TEST(SynthScene, UnsureIndicesCutAgainAddCardsAndLoseNone) {
 // on a card, with no proposal (DetectorOptions::outlineCornerConfidence; models/training/BACKS.md,
 // "Outlines read at their corners"): a lake's small pile tops whose glyphs no proposal paired. It
 // only reads outlines nothing else read, so it adds cards, and what it reads lies on a card of that
-// rank (what the lake checksum counts): in 40 lake scenes of the test art 10 cards, 8 of the rank
-// there and 4 of the face (gnome-simplistic's clubs, held out of the reader's training, which
-// nothing else reads there, are read as spades of their rank); at least three in four of the rank.
+// rank (what the lake checksum counts) and mostly of that face: in 40 lake scenes of the test art
+// 24 cards, all 24 of the rank there and 22 of the face (gnome-simplistic's clubs, held out of the
+// reader's training, come out as spades); at least 9 in 10 of the rank and 3 in 4 of the face.
+// (Cut at the outline alone, not also at the card around a printed frame: 10 cards, 8 and 4.)
 TEST(SynthScene, OutlinesReadAtTheirCornersAddCardsOfTheRankThere) {
     sy::SceneOptions opt;
     opt.kind = sy::parseSceneKind("lake");
@@ -687,7 +688,8 @@ TEST(SynthScene, OutlinesReadAtTheirCornersAddCardsOfTheRankThere) {
     std::cout << "cards read at their outline's corners: " << added << ", of the rank there: " << rankThere
               << ", of the face: " << faceThere << "\n";
     EXPECT_GT(added, 0);
-    EXPECT_GE(4 * rankThere, 3 * added);
+    EXPECT_GE(10 * rankThere, 9 * added);
+    EXPECT_GE(4 * faceThere, 3 * added);
 }
 
 // On a synthetic set `eval` also splits recall by design: the face-up cards of each design with a

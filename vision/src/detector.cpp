@@ -343,31 +343,38 @@ void Detector::readOutlineCorners(const cv::Mat& bgr, const ProposalPyramid& pyr
     for (std::size_t k = 0; k < cards.size(); ++k) {
         const DetectedCard& card = cards[k];
         if (card.face || !card.quad || card.side != Side::Face) continue;
-        const Quad& q = *card.quad;
-        for (int i = 0; i < 4; ++i) {
-            const cv::Point2f p = q[std::size_t(i)] * toWork;
-            const cv::Point2f e1 = q[std::size_t((i + 1) % 4)] * toWork - p;
-            const cv::Point2f e2 = q[std::size_t((i + 3) % 4)] * toWork - p;
-            const float n1 = float(cv::norm(e1)), n2 = float(cv::norm(e2));
-            const float w = std::min(n1, n2), len = std::max(n1, n2);
-            // a card's sides, not a square or a strip (a merged region, a wrong fit)
-            if (!(w >= 8.f) || len < 1.15f * w || len > 2.f * w) continue;
-            const cv::Point2f across = (n1 < n2 ? e1 : e2) * (1.f / w);
-            const cv::Point2f down = (n1 < n2 ? e2 : e1) * (1.f / len);
-            // an index corner: down runs a quarter turn clockwise of across (y down), as from a
-            // card's top left corner
-            if (down.dot(cv::Point2f(-across.y, across.x)) <= 0.f) continue;
-            // where the index lies on the scene generator's cards (its middle 0.064 of the card's
-            // length in from the long side and 0.145 down, rank to pip about 0.105: the medians
-            // over 20 designs), and where groupIndices' frame puts it (0.66 and 1.42 rank-to-pip
-            // distances, a card 6.5 to 9.5 of them long: designs with larger indices)
-            const cv::Point2f mid = p + across * (0.064f * len) + down * (0.145f * len);
-            for (const float d : {0.095f * len, 0.105f * len, 0.115f * len})
-                cuts.push_back({k, i, {mid - down * (0.5f * d), mid + down * (0.5f * d), false}});
-            for (const float perD : {6.5f, 8.f, 9.5f}) {
-                const float d = len / perD;
-                const cv::Point2f m = p + across * (0.66f * d) + down * (1.42f * d);
-                cuts.push_back({k, i, {m - down * (0.5f * d), m + down * (0.5f * d), false}});
+        // the outline as found, and as the card around it where it is a design's printed frame
+        // (an inner outline around the pips: the indices lie outside it)
+        for (const float grow : {1.f, 1.1f, 1.25f}) {
+            Quad q = *card.quad;
+            const cv::Point2f centre = quadCentre(q);
+            for (auto& pt : q) pt = centre + (pt - centre) * grow;
+            for (int i = 0; i < 4; ++i) {
+                const cv::Point2f p = q[std::size_t(i)] * toWork;
+                const cv::Point2f e1 = q[std::size_t((i + 1) % 4)] * toWork - p;
+                const cv::Point2f e2 = q[std::size_t((i + 3) % 4)] * toWork - p;
+                const float n1 = float(cv::norm(e1)), n2 = float(cv::norm(e2));
+                const float w = std::min(n1, n2), len = std::max(n1, n2);
+                // a card's sides, not a square or a strip (a merged region, a wrong fit)
+                if (!(w >= 8.f) || len < 1.15f * w || len > 2.f * w) continue;
+                const cv::Point2f across = (n1 < n2 ? e1 : e2) * (1.f / w);
+                const cv::Point2f down = (n1 < n2 ? e2 : e1) * (1.f / len);
+                // an index corner: down runs a quarter turn clockwise of across (y down), as from a
+                // card's top left corner
+                if (down.dot(cv::Point2f(-across.y, across.x)) <= 0.f) continue;
+                // where the index lies on the scene generator's cards (its middle 0.064 of the
+                // card's length in from the long side and 0.145 down, rank to pip about 0.105:
+                // the medians over 20 designs), and where groupIndices' frame puts it (0.66 and
+                // 1.42 rank-to-pip distances, a card 6.5 to 9.5 of them long: larger indices)
+                const cv::Point2f mid = p + across * (0.064f * len) + down * (0.145f * len);
+                for (const float d : {0.095f * len, 0.105f * len, 0.115f * len})
+                    cuts.push_back(
+                        {k, i, {mid - down * (0.5f * d), mid + down * (0.5f * d), false}});
+                for (const float perD : {6.5f, 8.f, 9.5f}) {
+                    const float d = len / perD;
+                    const cv::Point2f m = p + across * (0.66f * d) + down * (1.42f * d);
+                    cuts.push_back({k, i, {m - down * (0.5f * d), m + down * (0.5f * d), false}});
+                }
             }
         }
     }
@@ -442,7 +449,8 @@ void Detector::readOutlineCorners(const cv::Mat& bgr, const ProposalPyramid& pyr
                         hh = 0.5f * 0.8f * params_.spanHeight * r.scale;
             std::vector<cv::Point2f> box;
             for (float sx : {-1.f, 1.f})
-                for (float sy : {-1.f, 1.f}) box.push_back(r.centre + right * (sx * hw) + dn * (sy * hh));
+                for (float sy : {-1.f, 1.f})
+                    box.push_back(r.centre + right * (sx * hw) + dn * (sy * hh));
             r.box = cv::boundingRect(box) & cv::Rect(0, 0, bgr.cols, bgr.rows);
             card.indices.push_back(r);
         }

@@ -137,16 +137,18 @@ struct DetectorOptions {
     int recutMost = 64;
 
     // A face-up card's outline where no index was read is read at its two index corners (a card's
-    // indices sit at the top left and, turned half a turn, the bottom right as it reads): six
-    // patches a corner cut where an index lies on most designs (its middle 0.064 of the card's
-    // length in from the long side and 0.145 down, the median over the scene generator's designs,
-    // and where groupIndices' frame of rank-to-pip distances puts it), read by the reader with no
-    // proposal and no gate. The card takes the face both corners read, each at least
-    // outlineCornerConfidence sure and 1 - (1 - p1)(1 - p2) at least minConfidence, or one corner
-    // reads at least outlineCornerAlone sure while the other reads no other face at
-    // outlineCornerConfidence. For a lake's pile tops whose small indices no proposal paired
-    // (models/training/BACKS.md, "Outlines read at their corners"). 1 or more: off, the default
-    // for a camera followed live; stillPicture() sets 0.5. Dark ink on light paper only.
+    // indices sit at the top left and, turned half a turn, the bottom right as it reads; the
+    // outline is also grown 1.1 and 1.25 times, a design's printed frame around its pips being
+    // found in place of the card's edge): six patches a corner and size, cut where an index lies
+    // on most designs (its middle 0.064 of the card's length in from the long side and 0.145 down,
+    // the median over the scene generator's designs, and where groupIndices' frame of rank-to-pip
+    // distances puts it), read by the reader with no proposal and no gate. The card takes the face
+    // both corners read, each at least outlineCornerConfidence sure and 1 - (1 - p1)(1 - p2) at
+    // least minConfidence, or one corner reads at least outlineCornerAlone sure while the other
+    // reads no other face at outlineCornerConfidence. For a lake's pile tops whose small indices
+    // no proposal paired (models/training/BACKS.md, "Outlines read at their corners"). 1 or more:
+    // off, the default for a camera followed live; stillPicture() sets 0.5. Dark ink on light
+    // paper only.
     float outlineCornerConfidence = 1.f;
     float outlineCornerAlone = 0.95f;
 
