@@ -604,6 +604,17 @@ TEST(SynthScene, AFrameReadOnceIsReadAgainAtOtherScalesAsAStillPictureIs) {
     EXPECT_GT(again, first);
 }
 
+// Lake scenes of the test art, no colour deck.
+const sy::SceneGenerator& lakeScenesOfTestArt() {
+    static const auto art = sy::loadCardArt(NERTZ_TEST_CARDART);
+    static const sy::SceneGenerator gen = [] {
+        sy::SceneOptions opt;
+        opt.kind = sy::parseSceneKind("lake");
+        return sy::SceneGenerator(art, opt);
+    }();
+    return gen;
+}
+
 // An unsure index where no sure one lies is cut 8 ways more (moved, zoomed, turned a little) and
 // taken where 3 of those read its face surely (DetectorOptions::recutConfidence; models/MODEL.md,
 // "Unsure indices cut again"). It only adds: every face read without it is read with it. On 12 lake
@@ -611,10 +622,7 @@ TEST(SynthScene, AFrameReadOnceIsReadAgainAtOtherScalesAsAStillPictureIs) {
 // faces against 146; `eval` of 30 such scenes (`synth --kind lake --seed 5 --designs train
 // --no-colour-deck`) 494 right, 12 false against 491 and 11 (`--recut 1`).
 TEST(SynthScene, UnsureIndicesCutAgainAddCardsAndLoseNone) {
-    sy::SceneOptions opt;
-    opt.kind = sy::parseSceneKind("lake");
-    static const auto art = sy::loadCardArt(NERTZ_TEST_CARDART);  // no colour deck
-    const sy::SceneGenerator gen(art, opt);
+    const sy::SceneGenerator& gen = lakeScenesOfTestArt();
     namespace vi = nertz::vision;
     vi::DetectorOptions still = vi::DetectorOptions::stillPicture();
     ASSERT_LT(still.recutConfidence, still.minConfidence);
@@ -649,10 +657,7 @@ TEST(SynthScene, UnsureIndicesCutAgainAddCardsAndLoseNone) {
 // reader's training, come out as spades); at least 9 in 10 of the rank and 3 in 4 of the face.
 // (Cut at the outline alone, not also at the card around a printed frame: 10 cards, 8 and 4.)
 TEST(SynthScene, OutlinesReadAtTheirCornersAddCardsOfTheRankThere) {
-    sy::SceneOptions opt;
-    opt.kind = sy::parseSceneKind("lake");
-    static const auto art = sy::loadCardArt(NERTZ_TEST_CARDART);  // no colour deck
-    const sy::SceneGenerator gen(art, opt);
+    const sy::SceneGenerator& gen = lakeScenesOfTestArt();
     namespace vi = nertz::vision;
     vi::DetectorOptions still = vi::DetectorOptions::stillPicture();
     ASSERT_LT(still.outlineCornerConfidence, 1.f);

@@ -175,6 +175,32 @@ void addSureCardsOfOtherReadings(const cv::Mat& bgr, Detection& best,
     }
 }
 
+// Candidate c (working pixels; `inv` takes it to the picture's) read as `face`, as an index reading
+// in the picture.
+IndexReading readingOf(const IndexCandidate& c, float inv, scoring::Card face, float confidence) {
+    const cv::Point2f a = c.a * inv, b = c.b * inv;
+    IndexReading r;
+    r.centre = (a + b) * 0.5f;
+    r.scale = std::hypot(b.x - a.x, b.y - a.y);
+    r.up = (a - b) * (1.f / std::max(r.scale, 1e-3f));
+    r.face = face;
+    r.confidence = confidence;
+    return r;
+}
+
+// r with its box: the patch's span shrunk to the index, within the picture.
+IndexReading withBox(IndexReading r, const ProposalParams& params, cv::Size picture) {
+    const cv::Point2f down = -r.up, right(-down.y, down.x);
+    const float hw = 0.5f * 0.8f * params.spanWidth * r.scale,
+                hh = 0.5f * 0.8f * params.spanHeight * r.scale;
+    std::vector<cv::Point2f> corners;
+    for (float sx : {-1.f, 1.f})
+        for (float sy : {-1.f, 1.f})
+            corners.push_back(r.centre + right * (sx * hw) + down * (sy * hh));
+    r.box = cv::boundingRect(corners) & cv::Rect(cv::Point(0, 0), picture);
+    return r;
+}
+
 }  // namespace
 
 DetectorOptions DetectorOptions::stillPicture() {
@@ -407,8 +433,8 @@ void Detector::readOutlineCorners(const cv::Mat& bgr, const ProposalPyramid& pyr
     }
     for (std::size_t k = 0; k < cards.size(); ++k) {
         std::vector<const Corner*> mine;
-        for (const auto& [key, c] : corners)
-            if (key.first == k) mine.push_back(&c);
+        for (auto it = corners.lower_bound({k, 0}); it != corners.end() && it->first.first == k; ++it)
+            mine.push_back(&it->second);
         if (mine.empty()) continue;
         // the face read surest at a corner, and whether the others agree with it
         std::sort(mine.begin(), mine.end(),
@@ -435,25 +461,9 @@ void Detector::readOutlineCorners(const cv::Mat& bgr, const ProposalPyramid& pyr
         DetectedCard& card = cards[k];
         card.face = best.face;
         card.confidence = p;
-        for (const Corner* c : agree) {
-            const IndexCandidate& ic = cuts[c->cut].c;
-            const cv::Point2f a = ic.a * inv, b = ic.b * inv;
-            IndexReading r;
-            r.centre = (a + b) * 0.5f;
-            r.scale = float(cv::norm(b - a));
-            r.up = (a - b) * (1.f / std::max(r.scale, 1e-3f));
-            r.face = *c->face;
-            r.confidence = c->confidence;
-            const cv::Point2f dn = -r.up, right(-dn.y, dn.x);
-            const float hw = 0.5f * 0.8f * params_.spanWidth * r.scale,
-                        hh = 0.5f * 0.8f * params_.spanHeight * r.scale;
-            std::vector<cv::Point2f> box;
-            for (float sx : {-1.f, 1.f})
-                for (float sy : {-1.f, 1.f})
-                    box.push_back(r.centre + right * (sx * hw) + dn * (sy * hh));
-            r.box = cv::boundingRect(box) & cv::Rect(0, 0, bgr.cols, bgr.rows);
-            card.indices.push_back(r);
-        }
+        for (const Corner* c : agree)
+            card.indices.push_back(withBox(readingOf(cuts[c->cut].c, inv, *c->face, c->confidence),
+                                           params_, bgr.size()));
     }
 }
 
@@ -644,35 +654,17 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
                   [&](auto a, auto b) { return readings[a].confidence > readings[b].confidence; });
         return order;
     };
-    // candidate i as a reading in the picture as given (its box: withBox, once it is kept)
+    // candidate i as a reading in the picture as given (its box: boxed, once it is kept)
     auto indexReading = [&](std::size_t i) {
-        const IndexCandidate& c = cands[i];
-        const cv::Point2f a = c.a * inv, b = c.b * inv;
-        IndexReading r;
-        r.centre = (a + b) * 0.5f;
-        r.scale = std::hypot(b.x - a.x, b.y - a.y);
-        r.up = (a - b) * (1.f / std::max(r.scale, 1e-3f));
-        r.face = *readings[i].face;
-        r.confidence = readings[i].confidence;
-        return r;
+        return readingOf(cands[i], inv, *readings[i].face, readings[i].confidence);
     };
-    auto withBox = [&](IndexReading r) {
-        const cv::Point2f down = -r.up, right(-down.y, down.x);
-        const float hw = 0.5f * 0.8f * params_.spanWidth * r.scale,
-                    hh = 0.5f * 0.8f * params_.spanHeight * r.scale;
-        std::vector<cv::Point2f> corners;
-        for (float sx : {-1.f, 1.f})
-            for (float sy : {-1.f, 1.f})
-                corners.push_back(r.centre + right * (sx * hw) + down * (sy * hh));
-        r.box = cv::boundingRect(corners) & cv::Rect(0, 0, bgr.cols, bgr.rows);
-        return r;
-    };
+    auto boxed = [&](const IndexReading& r) { return withBox(r, params_, bgr.size()); };
     std::vector<IndexReading> found;
     std::vector<float> foundAsRead;
     for (std::size_t i : surestFirst(options_.minConfidence, 2.f)) {
         const IndexReading r = indexReading(i);
         if (clashes(r, found)) continue;
-        found.push_back(withBox(r));
+        found.push_back(boxed(r));
         if (firstRead[i] >= options_.minConfidence) foundAsRead.push_back(asRead[i]);
     }
     if (surest) *surest = surest5(foundAsRead);
@@ -685,7 +677,7 @@ Detection Detector::detectAsGiven(const cv::Mat& bgr, double enlarge, float* sur
             const IndexReading r = indexReading(i);
             if (!clashes(r, found) && !clashes(r, weak)) weak.push_back(r);
         }
-        for (const IndexReading& r : pairedCorners(weak)) found.push_back(withBox(r));
+        for (const IndexReading& r : pairedCorners(weak)) found.push_back(boxed(r));
     }
 
     // 4. card outlines, then indices grouped to cards
