@@ -39,6 +39,16 @@ constexpr float kIndexReach = 0.9f;
 constexpr float kSliver = 0.15f;
 constexpr double kMinCards = 0.3;
 constexpr double kMinEdges = 0.1;
+// Two more ways a region counts, chosen on three train lake sets (lk_tr31..33, 300 scenes; BACKS.md,
+// "Sparse and small pile tops unexplained"): a sparsely printed card (an ace, a four-colour deck's
+// yellow pips: 0.04-0.1 of it edges) counts where it fills kMinFill of its rotated box, as a card
+// does and a hand or glare (ragged, smooth) does not; and a compact piece of kMinCompactCards to
+// kMinCards of a card (a top mostly covered by its neighbours) where its box is no longer than
+// kMaxCompactAspect times its width (the slivers of cards under a top are long and thin).
+constexpr double kMinSparseEdges = 0.04;
+constexpr double kMinFill = 0.7;
+constexpr double kMinCompactCards = 0.2;
+constexpr double kMaxCompactAspect = 1.6;
 constexpr float kCardAspect = 1.4f;
 // A card read at two corners (at least kTwoCorners of a card's long side apart) and not outlined
 // explains the circle through them, widened by kTwoCornersMargin of a card's long side, in place of
@@ -134,7 +144,8 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
     std::vector<Quad> out;
     cv::Mat edges;
     for (int i = 1; i < n; ++i) {
-        if (stats.at<int>(i, cv::CC_STAT_AREA) < kMinCards * cardArea) continue;
+        const double area = stats.at<int>(i, cv::CC_STAT_AREA);
+        if (area < kMinCompactCards * cardArea) continue;
         if (edges.empty()) {
             cv::Mat gray;
             cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
@@ -155,9 +166,18 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
                 edgePixels += e[x] ? 1 : 0;
             }
         }
-        if (double(edgePixels) < kMinEdges * double(pts.size())) continue;
+        const double edgeShare = double(edgePixels) / double(pts.size());
+        const cv::RotatedRect rotated = cv::minAreaRect(pts);
+        const double boxArea = std::max(1.0, double(rotated.size.area()));
+        const double aspect = std::max(rotated.size.width, rotated.size.height) /
+                              std::max(1.f, std::min(rotated.size.width, rotated.size.height));
+        const bool cardSized = area >= kMinCards * cardArea;
+        const bool printed = edgeShare >= kMinEdges;
+        const bool sparseCard = edgeShare >= kMinSparseEdges && area >= kMinFill * boxArea;
+        const bool compactPiece = printed && aspect <= kMaxCompactAspect;
+        if (!(cardSized ? printed || sparseCard : compactPiece)) continue;
         cv::Point2f corners[4];
-        cv::minAreaRect(pts).points(corners);
+        rotated.points(corners);
         std::vector<cv::Point2f> inPicture;
         for (const auto& c : corners) inPicture.emplace_back(c.x / float(s), c.y / float(s));
         out.push_back(orderCorners(inPicture));
