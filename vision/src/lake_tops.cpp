@@ -146,36 +146,33 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
     for (int i = 1; i < n; ++i) {
         const double area = stats.at<int>(i, cv::CC_STAT_AREA);
         if (area < kMinCompactCards * cardArea) continue;
+        const cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
+                           stats.at<int>(i, cv::CC_STAT_WIDTH),
+                           stats.at<int>(i, cv::CC_STAT_HEIGHT));
+        std::vector<cv::Point2f> pts;
+        for (int y = box.y; y < box.y + box.height; ++y) {
+            const int* l = labels.ptr<int>(y);
+            for (int x = box.x; x < box.x + box.width; ++x)
+                if (l[x] == i) pts.emplace_back(float(x), float(y));
+        }
+        const cv::RotatedRect rotated = cv::minAreaRect(pts);
+        const double boxArea = std::max(1.0, double(rotated.size.area()));
+        const double aspect = std::max(rotated.size.width, rotated.size.height) /
+                              std::max(1.f, std::min(rotated.size.width, rotated.size.height));
+        const bool cardSized = area >= kMinCards * cardArea;
+        if (!cardSized && aspect > kMaxCompactAspect) continue;  // a sliver: no edges looked at
         if (edges.empty()) {
             cv::Mat gray;
             cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
             cv::GaussianBlur(gray, gray, cv::Size(3, 3), 0);
             cv::Canny(gray, edges, 40, 100);
         }
-        const cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT), stats.at<int>(i, cv::CC_STAT_TOP),
-                           stats.at<int>(i, cv::CC_STAT_WIDTH),
-                           stats.at<int>(i, cv::CC_STAT_HEIGHT));
-        std::vector<cv::Point2f> pts;
         long edgePixels = 0;
-        for (int y = box.y; y < box.y + box.height; ++y) {
-            const int* l = labels.ptr<int>(y);
-            const uchar* e = edges.ptr<uchar>(y);
-            for (int x = box.x; x < box.x + box.width; ++x) {
-                if (l[x] != i) continue;
-                pts.emplace_back(float(x), float(y));
-                edgePixels += e[x] ? 1 : 0;
-            }
-        }
+        for (const auto& p : pts) edgePixels += edges.at<uchar>(cvRound(p.y), cvRound(p.x)) ? 1 : 0;
         const double edgeShare = double(edgePixels) / double(pts.size());
-        const cv::RotatedRect rotated = cv::minAreaRect(pts);
-        const double boxArea = std::max(1.0, double(rotated.size.area()));
-        const double aspect = std::max(rotated.size.width, rotated.size.height) /
-                              std::max(1.f, std::min(rotated.size.width, rotated.size.height));
-        const bool cardSized = area >= kMinCards * cardArea;
         const bool printed = edgeShare >= kMinEdges;
         const bool sparseCard = edgeShare >= kMinSparseEdges && area >= kMinFill * boxArea;
-        const bool compactPiece = printed && aspect <= kMaxCompactAspect;
-        if (!(cardSized ? printed || sparseCard : compactPiece)) continue;
+        if (!(cardSized ? printed || sparseCard : printed)) continue;
         cv::Point2f corners[4];
         rotated.points(corners);
         std::vector<cv::Point2f> inPicture;
