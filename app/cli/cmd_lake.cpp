@@ -41,7 +41,7 @@ struct TruePile {
 // 0.3 of a card of it (the generator squares a pile to 0.07 of a card; piles lie a card apart).
 // Throws for a file that is not such a scene. Lake scenes written before 2026-12-02 hold piles of
 // mixed cards (scene.cpp, Layout::lake): each such card starts a pile of its own here.
-std::vector<TruePile> lakePiles(const fs::path& file, std::string& image) {
+std::vector<TruePile> lakePiles(const fs::path& file, std::string& image, int& decks) {
     auto bad = [&](const std::string& what) {
         return sc("DIR", file.string() + ": not a lake scene of 'nertzref-cli synth --kind lake' (" +
                              what + ")");
@@ -54,6 +54,8 @@ std::vector<TruePile> lakePiles(const fs::path& file, std::string& image) {
     }
     if (!s.is_object() || !s.contains("image") || !s["image"].is_string()) throw bad("no \"image\"");
     image = s["image"].get<std::string>();
+    // the decks in play (one a player, as the table knows); 0 where the file does not say
+    decks = s.contains("decks") && s["decks"].is_array() ? int(s["decks"].size()) : 0;
     if (!s.contains("cards") || !s["cards"].is_array()) throw bad("no \"cards\" list");
     std::vector<TruePile> piles;
     for (std::size_t k = 0; k < s["cards"].size(); ++k) {
@@ -90,7 +92,7 @@ std::vector<TruePile> lakePiles(const fs::path& file, std::string& image) {
 void addLake(CLI::App& app) {
     struct Args {
         std::string input, models;
-        int closed = 0;
+        int closed = 0, decks = 0;
         bool json = false;
     };
     auto a = std::make_shared<Args>();
@@ -101,10 +103,15 @@ void addLake(CLI::App& app) {
     cmd->add_option("--closed", a->closed,
                     "closed (finished, turned over) king piles, 13 cards each")
         ->capture_default_str();
+    cmd->add_option("--decks", a->decks,
+                    "decks in the game, one a player (0: not known): a face read on more tops "
+                    "than that is flagged")
+        ->capture_default_str();
     cmd->add_option("--models", a->models, "model folder (default: as detect)");
     cmd->add_flag("--json", a->json, "JSON on stdout");
     cmd->callback([a] {
         if (a->closed < 0 || a->closed > 64) throw sc("closed", "must be 0..64");
+        if (a->decks < 0 || a->decks > 64) throw sc("decks", "must be 0..64");
         cv::Mat img;
         try {
             img = vi::loadImage(a->input);
@@ -113,11 +120,14 @@ void addLake(CLI::App& app) {
         }
         const auto detector = stillDetector(a->models);
         const vi::Detection det = detector->detect(img);
-        const vi::LakeTops lake = vi::readLakeTops(det, img);
+        vi::LakeTops lake = vi::readLakeTops(det, img);
+        vi::checkAgainstDecks(lake, a->decks);
         const int expected = scoring::expectedLakeCards(lake.cards(), a->closed);
         if (a->json) {
             io::Json tops = io::Json::array(), unread = io::Json::array(),
-                     unexplained = io::Json::array(), clashes = io::Json::array();
+                     unexplained = io::Json::array(), clashes = io::Json::array(),
+                     beyond = io::Json::array();
+            for (const auto& c : lake.beyondDecks) beyond.push_back(c.name());
             for (const auto& t : lake.tops) {
                 io::Json j{{"face", t.card.name()},
                            {"confidence", std::round(t.confidence * 1000) / 1000}};
@@ -136,6 +146,7 @@ void addLake(CLI::App& app) {
                              {"unread", unread},
                              {"unexplained", unexplained},
                              {"clashes", clashes},
+                             {"beyond_decks", beyond},
                              {"ms", std::round(det.ms * 10) / 10}};
             std::cout << io::dumpJson(j) << "\n";
             return;
@@ -156,6 +167,9 @@ void addLake(CLI::App& app) {
             std::cout << lake.tops[i].card.name() << " and " << lake.tops[k].card.name()
                       << " were read on one another: one pile holds one suit, so one of them is "
                          "misread or a card under a top; check that pile by eye\n";
+        for (const auto& c : lake.beyondDecks)
+            std::cout << c.name() << " was read on more pile tops than the game's " << a->decks
+                      << " deck(s) hold: at least one of them is misread; check them by eye\n";
     });
 }
 
@@ -163,7 +177,7 @@ void addEvalLake(CLI::App& app) {
     struct Args {
         std::string dir, models;
         int limit = 0;
-        bool json = false, verbose = false;
+        bool json = false, verbose = false, noDeckCheck = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand(
@@ -175,6 +189,9 @@ void addEvalLake(CLI::App& app) {
     cmd->add_option("--limit", a->limit, "score only the first N scenes");
     cmd->add_option("--models", a->models, "model folder (default: as detect)");
     cmd->add_flag("--verbose", a->verbose, "one line per scene on stderr");
+    cmd->add_flag("--no-deck-check", a->noDeckCheck,
+                  "do not flag a face read on more tops than the scene has decks (as `lake` "
+                  "without --decks; eval-lake before 2026-12-03, forty-first session)");
     cmd->add_flag("--json", a->json, "JSON on stdout");
     cmd->callback([a] {
         const fs::path dir(a->dir);
@@ -182,15 +199,18 @@ void addEvalLake(CLI::App& app) {
         // every scene file is checked before the models load or any picture is read
         std::vector<std::vector<TruePile>> truth;
         std::vector<std::string> images;
+        std::vector<int> decks;
         for (const auto& f : files) {
             std::string image;
-            truth.push_back(lakePiles(f, image));
+            int d = 0;
+            truth.push_back(lakePiles(f, image, d));
             images.push_back(image);
+            decks.push_back(a->noDeckCheck ? 0 : d);
         }
         const auto detector = stillDetector(a->models);
         int exact = 0, complete = 0, completeWrong = 0, incompleteExact = 0;
         long piles = 0, right = 0, wrong = 0, absError = 0, unreadOutlines = 0, unexplained = 0,
-             clashes = 0;
+             clashes = 0, beyondDecks = 0;
         std::vector<double> ms;
         for (std::size_t i = 0; i < files.size(); ++i) {
             cv::Mat img;
@@ -201,7 +221,8 @@ void addEvalLake(CLI::App& app) {
             }
             const vi::Detection det = detector->detect(img);
             ms.push_back(det.ms);
-            const vi::LakeTops lake = vi::readLakeTops(det, img);
+            vi::LakeTops lake = vi::readLakeTops(det, img);
+            vi::checkAgainstDecks(lake, decks[i]);
             const auto& ps = truth[i];
             int trueTotal = 0;
             for (const auto& p : ps) trueTotal += int(p.top.rank);
@@ -223,6 +244,7 @@ void addEvalLake(CLI::App& app) {
             unreadOutlines += long(lake.unread.size());
             unexplained += long(lake.unexplained.size());
             clashes += long(lake.clashes.size());
+            beyondDecks += long(lake.beyondDecks.size());
             absError += std::abs(expected - trueTotal);
             const bool ok = expected == trueTotal;
             exact += ok ? 1 : 0;
@@ -237,6 +259,7 @@ void addEvalLake(CLI::App& app) {
                           << lake.tops.size() << " (" << sceneRight << " right), unread "
                           << lake.unread.size() << ", unexplained " << lake.unexplained.size()
                           << ", clashes " << lake.clashes.size()
+                          << ", beyond decks " << lake.beyondDecks.size()
                           << ", expected " << expected << " of "
                           << trueTotal << (ok ? " exact" : " wrong") << "\n";
             if ((i + 1) % 20 == 0 || i + 1 == files.size())
@@ -257,7 +280,8 @@ void addEvalLake(CLI::App& app) {
             {"mean_abs_error", double(absError) / n},
             {"tops", {{"piles", piles}, {"right", right}, {"wrong", wrong}, {"recall", recall},
                       {"precision", precision}, {"unread_outlines", unreadOutlines},
-                      {"unexplained", unexplained}, {"clashes", clashes}}},
+                      {"unexplained", unexplained}, {"clashes", clashes},
+                      {"beyond_decks", beyondDecks}}},
             {"ms", {{"median", percentile(ms, 0.5)}, {"p95", percentile(ms, 0.95)}}}};
         if (a->json) {
             std::cout << io::dumpJson(j) << "\n";
@@ -268,14 +292,15 @@ void addEvalLake(CLI::App& app) {
                   << double(exact) / n << "), mean |expected - true| " << double(absError) / n
                   << " cards\n";
         std::cout << "said complete (every face-up outline read, nothing card-like unexplained, no "
-                     "tops of two suits on one another) in "
+                     "tops of two suits on one another, no face on more tops than decks) in "
                   << complete << ", of them wrong "
                   << completeWrong << "; said incomplete in " << files.size() - std::size_t(complete)
                   << " (exact anyway " << incompleteExact << ")\n";
         std::cout << "pile tops: " << right << " of " << piles << " read right (recall " << recall
                   << "), " << wrong << " readings not a pile's top (precision " << precision
                   << "); outlines left unread " << unreadOutlines << ", card-like regions unexplained "
-                  << unexplained << ", tops clashing " << clashes << "\n";
+                  << unexplained << ", tops clashing " << clashes << ", faces beyond the decks "
+                  << beyondDecks << "\n";
         std::cout << std::setprecision(1) << "ms per picture: median " << percentile(ms, 0.5)
                   << ", p95 " << percentile(ms, 0.95) << "\n";
     });

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "cli_runner.hpp"
 
@@ -215,8 +217,31 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     ASSERT_TRUE(l["unread"].is_array());
     ASSERT_TRUE(l["unexplained"].is_array());
     ASSERT_TRUE(l["clashes"].is_array());
+    ASSERT_TRUE(l["beyond_decks"].is_array());
+    EXPECT_TRUE(l["beyond_decks"].empty());  // the number of decks not given: nothing checked
     EXPECT_EQ(l["complete"].get<bool>(),
               l["unread"].empty() && l["unexplained"].empty() && l["clashes"].empty());
+    // with the game's decks given (one: each face once in the lake), a face read on two tops is
+    // listed once, and the reading is not complete
+    const auto oneDeck = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(),
+                                 "--json", "--decks", "1"});
+    ASSERT_EQ(oneDeck.code, 0) << oneDeck.err;
+    const Json l1 = Json::parse(oneDeck.out);
+    std::map<std::string, int> reads;
+    for (const auto& t : l1["tops"]) ++reads[t["face"].get<std::string>()];
+    std::set<std::string> twice, listed;
+    for (const auto& [face, n] : reads)
+        if (n > 1) twice.insert(face);
+    for (const auto& f : l1["beyond_decks"]) EXPECT_TRUE(listed.insert(f.get<std::string>()).second);
+    EXPECT_EQ(listed, twice);
+    if (!twice.empty()) {
+        EXPECT_FALSE(l1["complete"].get<bool>());
+    }
+    const auto badDecks = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(),
+                                  "--decks", "-1"});
+    EXPECT_EQ(badDecks.code, 2);
+    EXPECT_NE(badDecks.err.find("decks"), std::string::npos) << badDecks.err;
+    EXPECT_TRUE(badDecks.out.empty()) << badDecks.out;
     for (const auto& c : l["clashes"]) {  // (this photo: a JH lying on an 8D, a 5C on a KD)
         const auto a = c.at("faces").at(0).get<std::string>(), b = c.at("faces").at(1).get<std::string>();
         EXPECT_NE(a.back(), b.back()) << c.dump();

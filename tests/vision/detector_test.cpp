@@ -1379,6 +1379,31 @@ TEST(LakeTops, ASparseCardAndACompactPieceAreUnexplainedButASliverIsNot) {
     EXPECT_TRUE(quadContains(found[0], {428, 288}));
 }
 
+// Each deck puts one of each face in the lake, so a face read on more tops than the game has
+// decks is misread at least once (held-out lake scene synth_6_000067, one deck: a JC read as the
+// QC beside the true QC, the total one card over and the reading said complete).
+TEST(LakeTops, AFaceOnMoreTopsThanDecksIsListedOnce) {
+    Detection det;
+    det.cards.push_back(readCard("QC", {100, 100}, cardAt({120, 130})));
+    det.cards.push_back(readCard("QC", {300, 100}, cardAt({320, 130})));
+    det.cards.push_back(readCard("QC", {500, 100}, cardAt({520, 130})));
+    det.cards.push_back(readCard("4S", {100, 300}, cardAt({120, 330})));
+    LakeTops lake = readLakeTops(det);
+    ASSERT_EQ(lake.tops.size(), 4u);
+    EXPECT_TRUE(lake.complete());  // the decks not given: nothing checked
+    checkAgainstDecks(lake, 0);
+    EXPECT_TRUE(lake.beyondDecks.empty());
+    checkAgainstDecks(lake, 3);
+    EXPECT_TRUE(lake.beyondDecks.empty());
+    EXPECT_TRUE(lake.complete());
+    for (int decks : {1, 2}) {
+        checkAgainstDecks(lake, decks);
+        ASSERT_EQ(lake.beyondDecks.size(), 1u) << decks << " decks";
+        EXPECT_EQ(lake.beyondDecks[0].name(), "QC");
+        EXPECT_FALSE(lake.complete());
+    }
+}
+
 // A card read at two corners and not outlined lies between them. Read at one corner it could lie
 // anywhere around it, so a card's reach around each index is taken as explained; with two, only the
 // circle through them is, and a neighbouring pile's top that nothing read stays unexplained (held-out

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <utility>
 
 #include <opencv2/imgproc.hpp>
@@ -180,6 +181,14 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
         out.push_back(orderCorners(inPicture));
     }
     return out;
+}
+
+void checkAgainstDecks(LakeTops& lake, int decks) {
+    lake.beyondDecks.clear();
+    if (decks <= 0) return;
+    std::map<scoring::Card, int> seen;
+    for (const auto& t : lake.tops)
+        if (++seen[t.card] == decks + 1) lake.beyondDecks.push_back(t.card);
 }
 
 LakeTops readLakeTops(const Detection& det, const cv::Mat& bgr) {

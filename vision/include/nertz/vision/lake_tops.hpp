@@ -56,8 +56,11 @@ struct LakeTops {
     std::vector<Quad> unexplained;
     // Pairs of tops (indices into `tops`) of different suits lying on one another.
     std::vector<std::pair<std::size_t, std::size_t>> clashes;
+    // Faces read on more tops than the game has decks (checkAgainstDecks): each deck puts one of
+    // each face in the lake, so at least one of those readings is wrong.
+    std::vector<scoring::Card> beyondDecks;
     bool complete() const noexcept {
-        return unread.empty() && unexplained.empty() && clashes.empty();
+        return unread.empty() && unexplained.empty() && clashes.empty() && beyondDecks.empty();
     }
     // The tops' cards, for scoring::expectedLakeCards / checkLakeChecksum.
     std::vector<scoring::Card> cards() const;
@@ -67,6 +70,10 @@ struct LakeTops {
 // DetectorOptions::stillPicture(), as `nertzref-cli lake` and the app's lake step read it). With
 // the picture itself (BGR, the one detected), also what no card found explains (`unexplained`).
 LakeTops readLakeTops(const Detection& detection, const cv::Mat& bgr = cv::Mat());
+
+// With the number of decks in the game (one a player; 0: not known, nothing checked), lists in
+// `beyondDecks` every face read on more of the lake's tops than there are decks (once each).
+void checkAgainstDecks(LakeTops& lake, int decks);
 
 // Card-sized, printed regions of a picture that stand out from its table (tableForeground) and lie
 // outside every card of the detection (its outlines, and a card's reach around an index read with
