@@ -469,7 +469,15 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             const vi::Detection det = impl_->detector->detect(frame);
             // one top a pile (a card peeking out under it left out), the piles not read, and what
             // no card found explains (read on the frame before anything is drawn on it)
-            const vi::LakeTops lake = vi::readLakeTops(det, frame);
+            vi::LakeTops lake = vi::readLakeTops(det, frame);
+            // each seat plays a deck of its own, one of each face in the lake (0 seats: not known)
+            int decks = 0;
+            {
+                std::lock_guard lock(mutex_);
+                decks = static_cast<int>(impl_->seats.size());
+            }
+            vi::checkAgainstDecks(lake, decks);
+            for (const auto& c : lake.beyondDecks) r.beyondDecks << QString::fromStdString(c.name());
             for (const auto& c : det.cards) {
                 if (!c.face) continue;
                 r.faces << QString::fromStdString(c.face->name());
@@ -502,6 +510,12 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                 r.problem = QString("%1 and %2 were read on one another, but a pile holds one suit: check that pile's top")
                                 .arg(QString::fromStdString(lake.tops[lake.clashes.front().first].card.name()),
                                      QString::fromStdString(lake.tops[lake.clashes.front().second].card.name()));
+            else if (!r.beyondDecks.isEmpty())
+                r.problem = QString("%1 read on more piles than this game's %2 deck%3 hold%4: one of them is misread; check those tops")
+                                .arg(r.beyondDecks.join(", "))
+                                .arg(decks)
+                                .arg(decks == 1 ? "" : "s")
+                                .arg(decks == 1 ? "s" : "");
             summary = QString("Lake: %1 top cards read").arg(r.tops.size());
         } catch (const std::exception& e) {
             r.problem = QString("The face reader failed on this frame (%1).").arg(e.what());

@@ -362,8 +362,8 @@ private slots:
     // 2026-12-02 the app took every face read as a top: 7 cards too many), and a
     // face-up card whose face cannot be read is outlined ("?") and said so, instead of a checksum
     // that silently leaves its pile out. The fan of a Nertz pile (the same mode) still counts every
-    // face read. The demo clip's lake faces (painted, or the gnome-anglo art), drawn upright on a
-    // plain cloth.
+    // face read. A face read on more tops than the hand's seats have decks is said too (2026-12-03).
+    // The demo clip's lake faces (painted, or the gnome-anglo art), drawn upright on a plain cloth.
     void lakeTopsAreOneAPileAndUnreadPilesAreSaid() {
         const DemoClipArt art = demoClipArt();
         const DemoClipPlan plan = demoClipPlan();
@@ -410,6 +410,26 @@ private slots:
         QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD"}));
         QCOMPARE(lake.unread, 1);
         QVERIFY2(lake.problem.startsWith("1 face-up card outlined but not read"), qPrintable(lake.problem));
+
+        // a second KD: two decks' copies, or a misread. The seats say how many decks there are: with
+        // one, one of the two readings is wrong and the step says so; with two, both can be right
+        cv::Mat twice = table.clone();
+        nertz::vision::drawCard(twice, face("KD"), upright({500, 90}, 120));
+        r.setSeats({{"Ann", QColor("#1565c0"), {}}});
+        cv::Mat frame1 = twice.clone();  // (the analyzer draws on the frame it reads)
+        r.analyze(frame1);
+        lake = r.takeResult().value<LakeReading>();
+        qInfo("lake with two KD, one deck: tops %s (%s)", qPrintable(lake.tops.join(' ')), qPrintable(lake.problem));
+        QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD", "KD"}));
+        QCOMPARE(lake.beyondDecks, QStringList({"KD"}));
+        QVERIFY2(lake.problem.startsWith("KD read on more piles than this game's 1 deck holds"), qPrintable(lake.problem));
+        r.setSeats({{"Ann", QColor("#1565c0"), {}}, {"Bo", QColor("#c62828"), {}}});
+        cv::Mat frame2 = twice.clone();
+        r.analyze(frame2);
+        lake = r.takeResult().value<LakeReading>();
+        QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD", "KD"}));
+        QVERIFY(lake.beyondDecks.isEmpty());
+        QVERIFY2(lake.problem.isEmpty(), qPrintable(lake.problem));
     }
 
     // A real phone photo (../shared/data/real-cards/phone/IMG_7824) of two cards of the set's black
