@@ -1,5 +1,6 @@
 #include "nertz/scoring/referee.hpp"
 
+#include <map>
 #include <set>
 
 #include "nertz/scoring/error.hpp"
@@ -20,6 +21,15 @@ int expectedLakeCards(const std::vector<Card>& pileTops, int closedKingPiles) {
         total += c.rank;
     }
     return total;
+}
+
+std::vector<Card> facesBeyondDecks(const std::vector<Card>& pileTops, int decks) {
+    std::vector<Card> out;
+    if (decks <= 0) return out;
+    std::map<Card, int> seen;
+    for (const Card& c : pileTops)
+        if (++seen[c] == decks + 1) out.push_back(c);
+    return out;
 }
 
 std::string ChecksumResult::message() const {

@@ -26,6 +26,18 @@ TEST(LakeChecksum, TopsGiveTheCount) {
     EXPECT_THROW(sc::expectedLakeCards({sc::Card{14, sc::Suit::Hearts}}), sc::InputError);
 }
 
+// Each player's deck supplies one of each face to the lake, so two decks give a face at most two
+// tops; a third is a misreading. The colour deck's faces are faces of their own.
+TEST(LakeChecksum, AFaceOnMoreTopsThanDecksIsNamedOnce) {
+    const std::vector<sc::Card> tops{c("QC"), c("4S"), c("QC"), c("QC"), c("QC"), c("4S")};
+    EXPECT_TRUE(sc::facesBeyondDecks(tops, 0).empty());  // decks not known
+    EXPECT_EQ(sc::facesBeyondDecks(tops, 1), (std::vector<sc::Card>{c("QC"), c("4S")}));
+    EXPECT_EQ(sc::facesBeyondDecks(tops, 2), (std::vector<sc::Card>{c("QC")}));
+    EXPECT_EQ(sc::facesBeyondDecks(tops, 3), (std::vector<sc::Card>{c("QC")}));
+    EXPECT_TRUE(sc::facesBeyondDecks(tops, 4).empty());
+    EXPECT_TRUE(sc::facesBeyondDecks({c("12R"), c("QH")}, 1).empty());
+}
+
 TEST(LakeChecksum, ComparesWithTheCounts) {
     const sc::HandResult hand{{{"Ann", 14, 0, true, 0, {}}, {"Bo", 9, 3, false, 0, {}}},
                               sc::HandEnd::Nertz};

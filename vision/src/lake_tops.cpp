@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <utility>
 
 #include <opencv2/imgproc.hpp>
 
 #include "median.hpp"
+#include "nertz/scoring/referee.hpp"
 #include "nertz/vision/back_finder.hpp"
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/card_outlines.hpp"
@@ -173,7 +173,7 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
         const double edgeShare = double(edgePixels) / double(pts.size());
         const bool printed = edgeShare >= kMinEdges;
         const bool sparseCard = edgeShare >= kMinSparseEdges && area >= kMinFill * boxArea;
-        if (!(cardSized ? printed || sparseCard : printed)) continue;
+        if (!printed && !(cardSized && sparseCard)) continue;
         cv::Point2f corners[4];
         rotated.points(corners);
         std::vector<cv::Point2f> inPicture;
@@ -184,11 +184,7 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
 }
 
 void checkAgainstDecks(LakeTops& lake, int decks) {
-    lake.beyondDecks.clear();
-    if (decks <= 0) return;
-    std::map<scoring::Card, int> seen;
-    for (const auto& t : lake.tops)
-        if (++seen[t.card] == decks + 1) lake.beyondDecks.push_back(t.card);
+    lake.beyondDecks = scoring::facesBeyondDecks(lake.cards(), decks);
 }
 
 LakeTops readLakeTops(const Detection& det, const cv::Mat& bgr) {

@@ -16,8 +16,12 @@ namespace nertz::scoring {
 
 // The number of cards the lake must hold, from the top card of every open pile plus the
 // number of closed (finished, turned over) king piles. Throws InputError for a negative count
-// or more piles of one suit than decks could supply is NOT checked here (see checkLakeTops).
+// A top more often than decks could supply is NOT checked here (see facesBeyondDecks).
 int expectedLakeCards(const std::vector<Card>& pileTops, int closedKingPiles = 0);
+
+// Each deck puts one of each face in the lake: the faces found on more of `pileTops` than there
+// are decks, once each, in the order their excess shows. Empty for 0 decks (not known).
+std::vector<Card> facesBeyondDecks(const std::vector<Card>& pileTops, int decks);
 
 struct ChecksumResult {
     int expected = 0;  // from the pile tops
