@@ -126,8 +126,9 @@ void addLake(CLI::App& app) {
         if (a->json) {
             io::Json tops = io::Json::array(), unread = io::Json::array(),
                      unexplained = io::Json::array(), clashes = io::Json::array(),
-                     beyond = io::Json::array();
+                     beyond = io::Json::array(), suitsBeyond = io::Json::array();
             for (const auto& c : lake.beyondDecks) beyond.push_back(c.name());
+            for (const auto s : lake.suitsBeyondDecks) suitsBeyond.push_back(std::string(1, scoring::suitLetter(s)));
             for (const auto& t : lake.tops) {
                 io::Json j{{"face", t.card.name()},
                            {"confidence", std::round(t.confidence * 1000) / 1000}};
@@ -147,6 +148,7 @@ void addLake(CLI::App& app) {
                              {"unexplained", unexplained},
                              {"clashes", clashes},
                              {"beyond_decks", beyond},
+                             {"suits_beyond_decks", suitsBeyond},
                              {"ms", std::round(det.ms * 10) / 10}};
             std::cout << io::dumpJson(j) << "\n";
             return;
@@ -170,6 +172,10 @@ void addLake(CLI::App& app) {
         for (const auto& c : lake.beyondDecks)
             std::cout << c.name() << " was read on more pile tops than the game's " << a->decks
                       << " deck(s) hold: at least one of them is misread; check them by eye\n";
+        for (const auto s : lake.suitsBeyondDecks)
+            std::cout << "more " << scoring::suitName(s) << " piles were read than the game's " << a->decks
+                      << " deck(s) have aces of that suit: a top's suit is misread or one pile was read "
+                         "twice; check the " << scoring::suitName(s) << " tops by eye\n";
     });
 }
 
@@ -210,7 +216,7 @@ void addEvalLake(CLI::App& app) {
         const auto detector = stillDetector(a->models);
         int exact = 0, complete = 0, completeWrong = 0, incompleteExact = 0;
         long piles = 0, right = 0, wrong = 0, absError = 0, unreadOutlines = 0, unexplained = 0,
-             clashes = 0, beyondDecks = 0;
+             clashes = 0, beyondDecks = 0, suitsBeyondDecks = 0;
         std::vector<double> ms;
         for (std::size_t i = 0; i < files.size(); ++i) {
             cv::Mat img;
@@ -245,6 +251,7 @@ void addEvalLake(CLI::App& app) {
             unexplained += long(lake.unexplained.size());
             clashes += long(lake.clashes.size());
             beyondDecks += long(lake.beyondDecks.size());
+            suitsBeyondDecks += long(lake.suitsBeyondDecks.size());
             absError += std::abs(expected - trueTotal);
             const bool ok = expected == trueTotal;
             exact += ok ? 1 : 0;
@@ -260,6 +267,7 @@ void addEvalLake(CLI::App& app) {
                           << lake.unread.size() << ", unexplained " << lake.unexplained.size()
                           << ", clashes " << lake.clashes.size()
                           << ", beyond decks " << lake.beyondDecks.size()
+                          << ", suits beyond decks " << lake.suitsBeyondDecks.size()
                           << ", expected " << expected << " of "
                           << trueTotal << (ok ? " exact" : " wrong") << "\n";
             if ((i + 1) % 20 == 0 || i + 1 == files.size())
@@ -281,7 +289,7 @@ void addEvalLake(CLI::App& app) {
             {"tops", {{"piles", piles}, {"right", right}, {"wrong", wrong}, {"recall", recall},
                       {"precision", precision}, {"unread_outlines", unreadOutlines},
                       {"unexplained", unexplained}, {"clashes", clashes},
-                      {"beyond_decks", beyondDecks}}},
+                      {"beyond_decks", beyondDecks}, {"suits_beyond_decks", suitsBeyondDecks}}},
             {"ms", {{"median", percentile(ms, 0.5)}, {"p95", percentile(ms, 0.95)}}}};
         if (a->json) {
             std::cout << io::dumpJson(j) << "\n";
@@ -292,7 +300,7 @@ void addEvalLake(CLI::App& app) {
                   << double(exact) / n << "), mean |expected - true| " << double(absError) / n
                   << " cards\n";
         std::cout << "said complete (every face-up outline read, nothing card-like unexplained, no "
-                     "tops of two suits on one another, no face on more tops than decks) in "
+                     "tops of two suits on one another, no face or suit on more tops than decks) in "
                   << complete << ", of them wrong "
                   << completeWrong << "; said incomplete in " << files.size() - std::size_t(complete)
                   << " (exact anyway " << incompleteExact << ")\n";
@@ -300,7 +308,7 @@ void addEvalLake(CLI::App& app) {
                   << "), " << wrong << " readings not a pile's top (precision " << precision
                   << "); outlines left unread " << unreadOutlines << ", card-like regions unexplained "
                   << unexplained << ", tops clashing " << clashes << ", faces beyond the decks "
-                  << beyondDecks << "\n";
+                  << beyondDecks << ", suits beyond the decks " << suitsBeyondDecks << "\n";
         std::cout << std::setprecision(1) << "ms per picture: median " << percentile(ms, 0.5)
                   << ", p95 " << percentile(ms, 0.95) << "\n";
     });

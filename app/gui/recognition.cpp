@@ -478,6 +478,7 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             }
             vi::checkAgainstDecks(lake, decks);
             for (const auto& c : lake.beyondDecks) r.beyondDecks << QString::fromStdString(c.name());
+            for (const auto s : lake.suitsBeyondDecks) r.suitsBeyondDecks << QString::fromUtf8(scoring::suitName(s).data());
             for (const auto& c : det.cards) {
                 if (!c.face) continue;
                 r.faces << QString::fromStdString(c.face->name());
@@ -516,6 +517,13 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                                 .arg(decks)
                                 .arg(decks == 1 ? "" : "s")
                                 .arg(decks == 1 ? "s" : "");
+            else if (!r.suitsBeyondDecks.isEmpty())
+                r.problem = QString("More %1 piles read than this game's %2 deck%3 ha%4 aces of: a top's suit is misread, or one pile "
+                                    "was read twice; check those tops")
+                                .arg(r.suitsBeyondDecks.join(" or "))
+                                .arg(decks)
+                                .arg(decks == 1 ? "" : "s")
+                                .arg(decks == 1 ? "s" : "ve");
             summary = QString("Lake: %1 top cards read").arg(r.tops.size());
         } catch (const std::exception& e) {
             r.problem = QString("The face reader failed on this frame (%1).").arg(e.what());

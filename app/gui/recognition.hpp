@@ -94,6 +94,7 @@ struct LakeReading {
     int unread = 0;     // face-up outlines no reading explains: piles whose top is not known
     int unexplained = 0;  // card-like things where no card was found (vision::LakeTops::unexplained)
     QStringList beyondDecks;  // faces read on more tops than the seats' decks (vision::checkAgainstDecks)
+    QStringList suitsBeyondDecks;  // suits ("diamonds") read on more tops than the seats' decks have aces of
     QString problem;    // models missing, nothing read, ...
 };
 

@@ -96,6 +96,12 @@ char suitLetter(Suit suit) noexcept {
     return kSuitLetters[static_cast<std::size_t>(suit)];
 }
 
+std::string_view suitName(Suit suit) noexcept {
+    static constexpr std::array<std::string_view, 8> kNames{"clubs", "diamonds", "hearts", "spades",
+                                                            "blue",  "red",      "yellow", "white"};
+    return kNames[static_cast<std::size_t>(suit)];
+}
+
 std::string_view deckKindName(DeckKind kind) noexcept {
     return kind == DeckKind::Standard ? "standard" : "nertz_colour";
 }

@@ -32,6 +32,15 @@ std::vector<Card> facesBeyondDecks(const std::vector<Card>& pileTops, int decks)
     return out;
 }
 
+std::vector<Suit> suitsBeyondDecks(const std::vector<Card>& pileTops, int decks) {
+    std::vector<Suit> out;
+    if (decks <= 0) return out;
+    std::map<Suit, int> seen;
+    for (const Card& c : pileTops)
+        if (++seen[c.suit] == decks + 1) out.push_back(c.suit);
+    return out;
+}
+
 std::string ChecksumResult::message() const {
     if (ok()) return "lake checksum ok: " + std::to_string(expected) + " cards";
     const int diff = counted - expected;

@@ -234,7 +234,16 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
         if (n > 1) twice.insert(face);
     for (const auto& f : l1["beyond_decks"]) EXPECT_TRUE(listed.insert(f.get<std::string>()).second);
     EXPECT_EQ(listed, twice);
-    if (!twice.empty()) {
+    // likewise a suit read on more tops than the decks have aces of it (one deck: one pile a suit)
+    std::map<char, int> suits;
+    for (const auto& t : l1["tops"]) ++suits[t["face"].get<std::string>().back()];
+    std::set<std::string> suitsTwice, suitsListed;
+    for (const auto& [s, n] : suits)
+        if (n > 1) suitsTwice.insert(std::string(1, s));
+    for (const auto& s : l1["suits_beyond_decks"]) EXPECT_TRUE(suitsListed.insert(s.get<std::string>()).second);
+    EXPECT_EQ(suitsListed, suitsTwice);
+    EXPECT_TRUE(l["suits_beyond_decks"].empty());  // the number of decks not given
+    if (!twice.empty() || !suitsTwice.empty()) {
         EXPECT_FALSE(l1["complete"].get<bool>());
     }
     const auto badDecks = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(),

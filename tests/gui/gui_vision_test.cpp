@@ -362,7 +362,8 @@ private slots:
     // 2026-12-02 the app took every face read as a top: 7 cards too many), and a
     // face-up card whose face cannot be read is outlined ("?") and said so, instead of a checksum
     // that silently leaves its pile out. The fan of a Nertz pile (the same mode) still counts every
-    // face read. A face read on more tops than the hand's seats have decks is said too (2026-12-03).
+    // face read. A face read on more tops than the hand's seats have decks is said too (2026-12-03), and
+    // a suit read on more tops than the seats' decks have aces of it.
     // The demo clip's lake faces (painted, or the gnome-anglo art), drawn upright on a plain cloth.
     void lakeTopsAreOneAPileAndUnreadPilesAreSaid() {
         const DemoClipArt art = demoClipArt();
@@ -429,6 +430,27 @@ private slots:
         lake = r.takeResult().value<LakeReading>();
         QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD", "KD"}));
         QVERIFY(lake.beyondDecks.isEmpty());
+        QVERIFY(lake.suitsBeyondDecks.isEmpty());
+        QVERIFY2(lake.problem.isEmpty(), qPrintable(lake.problem));
+
+        // a 2D beside the KD: two diamond piles, no face twice. Every pile starts at an ace, so with
+        // one deck (one ace of diamonds) one of the two tops is misread; with two decks both can be right
+        cv::Mat twoSuits = table.clone();
+        nertz::vision::drawCard(twoSuits, face("2D"), upright({500, 90}, 120));
+        r.setSeats({{"Ann", QColor("#1565c0"), {}}});
+        cv::Mat frame3 = twoSuits.clone();
+        r.analyze(frame3);
+        lake = r.takeResult().value<LakeReading>();
+        qInfo("lake with KD and 2D, one deck: tops %s (%s)", qPrintable(lake.tops.join(' ')), qPrintable(lake.problem));
+        QCOMPARE(sorted(lake.tops), QStringList({"2D", "9H", "KD"}));
+        QVERIFY(lake.beyondDecks.isEmpty());
+        QCOMPARE(lake.suitsBeyondDecks, QStringList({"diamonds"}));
+        QVERIFY2(lake.problem.startsWith("More diamonds piles read than this game's 1 deck has aces of"), qPrintable(lake.problem));
+        r.setSeats({{"Ann", QColor("#1565c0"), {}}, {"Bo", QColor("#c62828"), {}}});
+        cv::Mat frame4 = twoSuits.clone();
+        r.analyze(frame4);
+        lake = r.takeResult().value<LakeReading>();
+        QVERIFY(lake.suitsBeyondDecks.isEmpty());
         QVERIFY2(lake.problem.isEmpty(), qPrintable(lake.problem));
     }
 

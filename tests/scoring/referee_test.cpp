@@ -38,6 +38,21 @@ TEST(LakeChecksum, AFaceOnMoreTopsThanDecksIsNamedOnce) {
     EXPECT_TRUE(sc::facesBeyondDecks({c("12R"), c("QH")}, 1).empty());
 }
 
+// SPEC.md: "lake piles start with an ace and go up in one suit to the king". A deck holds one ace
+// of each suit, so a suit has at most one pile a deck: a suit read on more tops is a misreading.
+TEST(LakeChecksum, ASuitOnMoreTopsThanDecksIsNamedOnce) {
+    const std::vector<sc::Card> tops{c("QC"), c("4S"), c("2C"), c("9C"), c("KS"), c("AH")};
+    EXPECT_TRUE(sc::suitsBeyondDecks(tops, 0).empty());  // decks not known
+    EXPECT_EQ(sc::suitsBeyondDecks(tops, 1), (std::vector<sc::Suit>{sc::Suit::Clubs, sc::Suit::Spades}));
+    EXPECT_EQ(sc::suitsBeyondDecks(tops, 2), (std::vector<sc::Suit>{sc::Suit::Clubs}));
+    EXPECT_TRUE(sc::suitsBeyondDecks(tops, 3).empty());
+    // the colour deck's colours are suits of their own
+    EXPECT_TRUE(sc::suitsBeyondDecks({c("12R"), c("QH"), c("3B")}, 1).empty());
+    EXPECT_EQ(sc::suitsBeyondDecks({c("12R"), c("3R")}, 1), (std::vector<sc::Suit>{sc::Suit::Red}));
+    EXPECT_EQ(sc::suitName(sc::Suit::Hearts), "hearts");
+    EXPECT_EQ(sc::suitName(sc::Suit::White), "white");
+}
+
 TEST(LakeChecksum, ComparesWithTheCounts) {
     const sc::HandResult hand{{{"Ann", 14, 0, true, 0, {}}, {"Bo", 9, 3, false, 0, {}}},
                               sc::HandEnd::Nertz};

@@ -1404,6 +1404,31 @@ TEST(LakeTops, AFaceOnMoreTopsThanDecksIsListedOnce) {
     }
 }
 
+// A suit has at most one pile a deck (every pile starts at one of the decks' aces), so three club
+// tops in a game of two decks hold a misread suit or one pile read twice, even where no face repeats
+// (train lake scenes, seeds 31-33: 3 to 7 readings a hundred scenes so).
+TEST(LakeTops, ASuitOnMoreTopsThanDecksIsListedOnce) {
+    Detection det;
+    det.cards.push_back(readCard("QC", {100, 100}, cardAt({120, 130})));
+    det.cards.push_back(readCard("5C", {300, 100}, cardAt({320, 130})));
+    det.cards.push_back(readCard("8C", {500, 100}, cardAt({520, 130})));
+    det.cards.push_back(readCard("4S", {100, 300}, cardAt({120, 330})));
+    LakeTops lake = readLakeTops(det);
+    ASSERT_EQ(lake.tops.size(), 4u);
+    checkAgainstDecks(lake, 3);
+    EXPECT_TRUE(lake.suitsBeyondDecks.empty());
+    EXPECT_TRUE(lake.complete());
+    checkAgainstDecks(lake, 2);
+    EXPECT_TRUE(lake.beyondDecks.empty());  // no face twice
+    EXPECT_EQ(lake.suitsBeyondDecks, std::vector<scoring::Suit>{scoring::Suit::Clubs});
+    EXPECT_FALSE(lake.complete());
+    checkAgainstDecks(lake, 1);
+    EXPECT_EQ(lake.suitsBeyondDecks, std::vector<scoring::Suit>{scoring::Suit::Clubs});
+    checkAgainstDecks(lake, 0);  // not known: nothing checked
+    EXPECT_TRUE(lake.suitsBeyondDecks.empty());
+    EXPECT_TRUE(lake.complete());
+}
+
 // A card read at two corners and not outlined lies between them. Read at one corner it could lie
 // anywhere around it, so a card's reach around each index is taken as explained; with two, only the
 // circle through them is, and a neighbouring pile's top that nothing read stays unexplained (held-out

@@ -184,7 +184,9 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
 }
 
 void checkAgainstDecks(LakeTops& lake, int decks) {
-    lake.beyondDecks = scoring::facesBeyondDecks(lake.cards(), decks);
+    const auto cards = lake.cards();
+    lake.beyondDecks = scoring::facesBeyondDecks(cards, decks);
+    lake.suitsBeyondDecks = scoring::suitsBeyondDecks(cards, decks);
 }
 
 LakeTops readLakeTops(const Detection& det, const cv::Mat& bgr) {

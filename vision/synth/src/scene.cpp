@@ -149,13 +149,24 @@ public:
     }
 
     // Squared lake piles on a loose grid: each pile one suit, ranks up from the ace; the top card
-    // readable, the cards under it peeking out by a few pixels. `truePiles`: each card is taken
-    // from a deck that still holds it (the deck drawn, else the next one that does; a card no deck
-    // holds any more is left out), so that every pile is one suit rising by one, as a real lake's;
-    // without it (mixed scenes, and lake scenes before 2026-12-02) a card its deck had given
+    // readable, the cards under it peeking out by a few pixels. `truePiles`: the lake a table can
+    // really hold. Every pile starts at an ace and each deck has one ace a suit, so a suit has at
+    // most as many piles as there are decks (`piles` is at most four times the decks): the piles'
+    // suits are drawn from the decks' aces. Each card is taken from a deck that still holds it
+    // (the deck drawn, else the next one that does), so that every pile is one suit rising by one.
+    // Without it (mixed scenes, and lake scenes before 2026-12-02) a card its deck had given
     // already was replaced by a random one of that deck, and a fifth of the piles showed another
-    // suit or rank under the top, or another top.
+    // suit or rank under the top, or another top; lake scenes from 2026-12-02 to 2026-12-03 had
+    // the cards right but drew suits freely, so that most held more piles of a suit than decks.
     void lake(const cv::Rect2d& area, int piles, bool truePiles = false) {
+        // the decks' aces, shuffled: pile p takes the suit of the p-th
+        std::vector<int> aces;
+        if (truePiles) {
+            for (int d = 0; d < int(decks_.size()); ++d)
+                for (int s = 0; s < 4; ++s) aces.push_back(s);
+            piles = std::min(piles, int(aces.size()));
+            for (int i = int(aces.size()) - 1; i > 0; --i) std::swap(aces[std::size_t(i)], aces[std::size_t(uniInt(0, i + 1))]);
+        }
         const int cols = std::max(1, int(std::ceil(std::sqrt(piles * area.width / std::max(1.0, area.height)))));
         const int rows = (piles + cols - 1) / cols;
         const double cw = area.width / cols, ch = area.height / rows;
@@ -164,7 +175,7 @@ public:
         for (int p = 0; p < piles; ++p) {
             const cv::Point2d c(area.x + (p % cols + 0.5) * cw + uni(-0.12, 0.12) * cw,
                                 area.y + (p / cols + 0.5) * ch + uni(-0.12, 0.12) * ch);
-            const int suit = uniInt(0, 4);
+            const int suit = truePiles ? aces[std::size_t(p)] : uniInt(0, 4);
             const int top = uniInt(1, 14);
             const int shown = std::min(top, uniInt(1, 4));
             for (int k = top - shown + 1; k <= top; ++k) {
@@ -176,7 +187,7 @@ public:
                     int held = -1;
                     for (int i = 0; i < n && held < 0; ++i)
                         if (!used_[(d + i) % n].count(wanted)) held = (d + i) % n;
-                    if (held < 0) continue;  // every deck gave it: the pile shows one card less
+                    if (held < 0) continue;  // cannot happen with a suit's piles no more than the decks
                     d = held;
                 }
                 add(d, take(d, wanted), true,
@@ -555,7 +566,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
 
     // decks: one per player; a same-design pair in two colours is common
     const bool backsMatter = kind == SceneKind::Backs || kind == SceneKind::Ribbon || kind == SceneKind::Mixed || kind == SceneKind::Loose;
-    const int nDecks = backsMatter ? rng.uniform(2, 7) : rng.uniform(1, 5);
+    // a lake: 2-8 players, as tables play (a lake of one deck holds at most four piles)
+    const int nDecks = backsMatter ? rng.uniform(2, 7) : kind == SceneKind::Lake ? rng.uniform(2, 9) : rng.uniform(1, 5);
     std::vector<DeckArt> decks;
     const int firstDesign = rng.uniform(0, int(designs.size()));
     const bool colourGame = designs[std::size_t(firstDesign)].kind == scoring::DeckKind::NertzColour;
@@ -645,7 +657,8 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     int piles = 0;
     if (kind == SceneKind::Lake) {
         // as large as the pile grid allows, like a camera framed on the lake
-        piles = rng.uniform(4, 31);
+        // up to four a deck (a suit's piles start at its decks' aces), at most 30
+        piles = rng.uniform(std::min(4, 2 * nDecks), std::min(30, 4 * nDecks) + 1);
         const double aw = area.width * 0.84, ah = area.height * 0.84;
         const int cols = std::max(1, int(std::ceil(std::sqrt(piles * aw / std::max(1.0, ah)))));
         const int rows = (piles + cols - 1) / cols;

@@ -51,6 +51,7 @@ std::optional<Card> parseAnyCard(std::string_view text);
 const Suit* suitsOf(DeckKind kind) noexcept;
 
 char suitLetter(Suit suit) noexcept;
+std::string_view suitName(Suit suit) noexcept;  // "clubs" .. "spades", "blue" .. "white"
 std::string_view deckKindName(DeckKind kind) noexcept;         // "standard" / "nertz_colour"
 std::optional<DeckKind> parseDeckKind(std::string_view text);  // inverse of deckKindName
 

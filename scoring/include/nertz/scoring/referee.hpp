@@ -23,6 +23,11 @@ int expectedLakeCards(const std::vector<Card>& pileTops, int closedKingPiles = 0
 // are decks, once each, in the order their excess shows. Empty for 0 decks (not known).
 std::vector<Card> facesBeyondDecks(const std::vector<Card>& pileTops, int decks);
 
+// Every lake pile starts at an ace and each deck has one ace of a suit, so a suit has at most as
+// many piles as there are decks: the suits of more of `pileTops` than there are decks, once each,
+// in the order their excess shows. Empty for 0 decks (not known).
+std::vector<Suit> suitsBeyondDecks(const std::vector<Card>& pileTops, int decks);
+
 struct ChecksumResult {
     int expected = 0;  // from the pile tops
     int counted = 0;   // sum of the sides' lake counts

@@ -59,8 +59,12 @@ struct LakeTops {
     // Faces read on more tops than the game has decks (checkAgainstDecks): each deck puts one of
     // each face in the lake, so at least one of those readings is wrong.
     std::vector<scoring::Card> beyondDecks;
+    // Suits read on more tops than the game has decks (checkAgainstDecks): every pile starts at an
+    // ace and each deck has one ace of a suit, so a top's suit is misread or one pile read twice.
+    std::vector<scoring::Suit> suitsBeyondDecks;
     bool complete() const noexcept {
-        return unread.empty() && unexplained.empty() && clashes.empty() && beyondDecks.empty();
+        return unread.empty() && unexplained.empty() && clashes.empty() && beyondDecks.empty() &&
+               suitsBeyondDecks.empty();
     }
     // The tops' cards, for scoring::expectedLakeCards / checkLakeChecksum.
     std::vector<scoring::Card> cards() const;
@@ -72,7 +76,8 @@ struct LakeTops {
 LakeTops readLakeTops(const Detection& detection, const cv::Mat& bgr = cv::Mat());
 
 // With the number of decks in the game (one a player; 0: not known, nothing checked), lists in
-// `beyondDecks` every face read on more of the lake's tops than there are decks (once each).
+// `beyondDecks` every face read on more of the lake's tops than there are decks, and in
+// `suitsBeyondDecks` every suit read on more of them than there are decks (once each).
 void checkAgainstDecks(LakeTops& lake, int decks);
 
 // Card-sized, printed regions of a picture that stand out from its table (tableForeground) and lie
