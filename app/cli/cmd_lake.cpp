@@ -101,11 +101,12 @@ void addLake(CLI::App& app) {
         "read the top card of every lake pile and give the expected number of lake cards");
     cmd->add_option("INPUT", a->input, "picture of the lake")->required();
     cmd->add_option("--closed", a->closed,
-                    "closed (finished, turned over) king piles, 13 cards each")
+                    "closed (finished, turned over) king piles, 13 cards each (each may show as a "
+                    "card face down)")
         ->capture_default_str();
     cmd->add_option("--decks", a->decks,
-                    "decks in the game, one a player (0: not known): a face read on more tops "
-                    "than that is flagged")
+                    "decks in the game, one a player (0: not known): a face or a suit read on more "
+                    "tops than that is flagged")
         ->capture_default_str();
     cmd->add_option("--models", a->models, "model folder (default: as detect)");
     cmd->add_flag("--json", a->json, "JSON on stdout");
@@ -137,15 +138,18 @@ void addLake(CLI::App& app) {
             }
             for (const auto& q : lake.unread) unread.push_back({{"quad", quadJson(q)}});
             for (const auto& q : lake.unexplained) unexplained.push_back({{"quad", quadJson(q)}});
+            io::Json backs = io::Json::array();
+            for (const auto& q : lake.backs) backs.push_back({{"quad", quadJson(q)}});
             for (const auto& [i, k] : lake.clashes)
                 clashes.push_back({{"tops", {i, k}},
                                    {"faces", {lake.tops[i].card.name(), lake.tops[k].card.name()}}});
             const io::Json j{{"tops", tops},
                              {"closed_piles", a->closed},
                              {"expected", expected},
-                             {"complete", lake.complete()},
+                             {"complete", lake.complete(a->closed)},
                              {"unread", unread},
                              {"unexplained", unexplained},
+                             {"backs", backs},
                              {"clashes", clashes},
                              {"beyond_decks", beyond},
                              {"suits_beyond_decks", suitsBeyond},
@@ -165,6 +169,11 @@ void addLake(CLI::App& app) {
                       << " card-sized printed thing(s) in view where no card was found (--json "
                          "lists them as \"unexplained\"): a pile there is not in that number; "
                          "look at them, or take the picture again\n";
+        if (int(lake.backs.size()) > a->closed)
+            std::cout << lake.backs.size() << " card(s) outlined face down (--json lists them as "
+                         "\"backs\"), " << a->closed << " closed king pile(s) given: a closed pile is given "
+                         "with --closed; any other is a pile whose top was not read, and is not in that "
+                         "number\n";
         for (const auto& [i, k] : lake.clashes)
             std::cout << lake.tops[i].card.name() << " and " << lake.tops[k].card.name()
                       << " were read on one another: one pile holds one suit, so one of them is "
@@ -216,7 +225,7 @@ void addEvalLake(CLI::App& app) {
         const auto detector = stillDetector(a->models);
         int exact = 0, complete = 0, completeWrong = 0, incompleteExact = 0;
         long piles = 0, right = 0, wrong = 0, absError = 0, unreadOutlines = 0, unexplained = 0,
-             clashes = 0, beyondDecks = 0, suitsBeyondDecks = 0;
+             clashes = 0, beyondDecks = 0, suitsBeyondDecks = 0, backs = 0;
         std::vector<double> ms;
         for (std::size_t i = 0; i < files.size(); ++i) {
             cv::Mat img;
@@ -252,6 +261,7 @@ void addEvalLake(CLI::App& app) {
             clashes += long(lake.clashes.size());
             beyondDecks += long(lake.beyondDecks.size());
             suitsBeyondDecks += long(lake.suitsBeyondDecks.size());
+            backs += long(lake.backs.size());
             absError += std::abs(expected - trueTotal);
             const bool ok = expected == trueTotal;
             exact += ok ? 1 : 0;
@@ -268,6 +278,7 @@ void addEvalLake(CLI::App& app) {
                           << ", clashes " << lake.clashes.size()
                           << ", beyond decks " << lake.beyondDecks.size()
                           << ", suits beyond decks " << lake.suitsBeyondDecks.size()
+                          << ", backs " << lake.backs.size()
                           << ", expected " << expected << " of "
                           << trueTotal << (ok ? " exact" : " wrong") << "\n";
             if ((i + 1) % 20 == 0 || i + 1 == files.size())
@@ -289,7 +300,7 @@ void addEvalLake(CLI::App& app) {
             {"tops", {{"piles", piles}, {"right", right}, {"wrong", wrong}, {"recall", recall},
                       {"precision", precision}, {"unread_outlines", unreadOutlines},
                       {"unexplained", unexplained}, {"clashes", clashes},
-                      {"beyond_decks", beyondDecks}, {"suits_beyond_decks", suitsBeyondDecks}}},
+                      {"beyond_decks", beyondDecks}, {"suits_beyond_decks", suitsBeyondDecks}, {"backs", backs}}},
             {"ms", {{"median", percentile(ms, 0.5)}, {"p95", percentile(ms, 0.95)}}}};
         if (a->json) {
             std::cout << io::dumpJson(j) << "\n";
@@ -300,7 +311,7 @@ void addEvalLake(CLI::App& app) {
                   << double(exact) / n << "), mean |expected - true| " << double(absError) / n
                   << " cards\n";
         std::cout << "said complete (every face-up outline read, nothing card-like unexplained, no "
-                     "tops of two suits on one another, no face or suit on more tops than decks) in "
+                     "tops of two suits on one another, no face or suit on more tops than decks, no card face down) in "
                   << complete << ", of them wrong "
                   << completeWrong << "; said incomplete in " << files.size() - std::size_t(complete)
                   << " (exact anyway " << incompleteExact << ")\n";
@@ -308,7 +319,8 @@ void addEvalLake(CLI::App& app) {
                   << "), " << wrong << " readings not a pile's top (precision " << precision
                   << "); outlines left unread " << unreadOutlines << ", card-like regions unexplained "
                   << unexplained << ", tops clashing " << clashes << ", faces beyond the decks "
-                  << beyondDecks << ", suits beyond the decks " << suitsBeyondDecks << "\n";
+                  << beyondDecks << ", suits beyond the decks " << suitsBeyondDecks
+                  << ", face-down outlines " << backs << "\n";
         std::cout << std::setprecision(1) << "ms per picture: median " << percentile(ms, 0.5)
                   << ", p95 " << percentile(ms, 0.95) << "\n";
     });

@@ -493,8 +493,10 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             for (const auto& t : lake.tops) r.tops << QString::fromStdString(t.card.name());
             r.unread = static_cast<int>(lake.unread.size());
             r.unexplained = static_cast<int>(lake.unexplained.size());
+            r.backs = static_cast<int>(lake.backs.size());
             for (const auto& q : lake.unread) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
             for (const auto& q : lake.unexplained) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+            for (const auto& q : lake.backs) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
             if (r.faces.isEmpty()) r.problem = "No top card could be read in this frame: type the tops by hand, or skip the checksum.";
             else if (r.unread > 0)
                 r.problem = QString("%1 face-up card%2 outlined but not read (marked ?): type %3 pile top%2 too")
@@ -507,6 +509,12 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                                 .arg(r.unexplained == 1 ? "" : "s")
                                 .arg(r.unexplained == 1 ? "it is" : "they are")
                                 .arg(r.unexplained == 1 ? "its" : "their");
+            else if (r.backs > 0)
+                r.problem = QString("%1 card%2 seen face down (marked ?): a closed king pile goes in \"Closed king piles\"; "
+                                    "any other is a pile whose top was not read: type %3 top too")
+                                .arg(r.backs)
+                                .arg(r.backs == 1 ? "" : "s")
+                                .arg(r.backs == 1 ? "its" : "their");
             else if (!lake.clashes.empty())
                 r.problem = QString("%1 and %2 were read on one another, but a pile holds one suit: check that pile's top")
                                 .arg(QString::fromStdString(lake.tops[lake.clashes.front().first].card.name()),

@@ -93,6 +93,7 @@ struct LakeReading {
     QStringList faces;  // every face read (a fanned Nertz pile's cards), peeking ones too
     int unread = 0;     // face-up outlines no reading explains: piles whose top is not known
     int unexplained = 0;  // card-like things where no card was found (vision::LakeTops::unexplained)
+    int backs = 0;        // cards seen face down that no top explains: closed king piles, or tops not read
     QStringList beyondDecks;  // faces read on more tops than the seats' decks (vision::checkAgainstDecks)
     QStringList suitsBeyondDecks;  // suits ("diamonds") read on more tops than the seats' decks have aces of
     QString problem;    // models missing, nothing read, ...

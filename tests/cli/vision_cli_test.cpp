@@ -219,8 +219,9 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     ASSERT_TRUE(l["clashes"].is_array());
     ASSERT_TRUE(l["beyond_decks"].is_array());
     EXPECT_TRUE(l["beyond_decks"].empty());  // the number of decks not given: nothing checked
+    ASSERT_TRUE(l["backs"].is_array());  // face-down outlines: none is a closed pile here (--closed 0)
     EXPECT_EQ(l["complete"].get<bool>(),
-              l["unread"].empty() && l["unexplained"].empty() && l["clashes"].empty());
+              l["unread"].empty() && l["unexplained"].empty() && l["clashes"].empty() && l["backs"].empty());
     // with the game's decks given (one: each face once in the lake), a face read on two tops is
     // listed once, and the reading is not complete
     const auto oneDeck = runCli({"lake", (kTable / "images/WIN_20240627_11_36_36_Pro.jpg").string(),

@@ -452,6 +452,17 @@ private slots:
         lake = r.takeResult().value<LakeReading>();
         QVERIFY(lake.suitsBeyondDecks.isEmpty());
         QVERIFY2(lake.problem.isEmpty(), qPrintable(lake.problem));
+
+        // a card face down beside the piles: a closed king pile, or a top taken for a back; marked
+        // and said, not silently left out of the total
+        cv::Mat withBack = table.clone();
+        nertz::vision::drawCard(withBack, art.backs[0], upright({500, 90}, 120));
+        r.analyze(withBack);
+        lake = r.takeResult().value<LakeReading>();
+        qInfo("lake with a back: tops %s, backs %d (%s)", qPrintable(lake.tops.join(' ')), lake.backs, qPrintable(lake.problem));
+        QCOMPARE(sorted(lake.tops), QStringList({"9H", "KD"}));
+        QCOMPARE(lake.backs, 1);
+        QVERIFY2(lake.problem.startsWith("1 card seen face down (marked ?)"), qPrintable(lake.problem));
     }
 
     // A real phone photo (../shared/data/real-cards/phone/IMG_7824) of two cards of the set's black

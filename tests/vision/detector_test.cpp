@@ -1031,7 +1031,7 @@ TEST(LakeTops, OneTopAPileAndTheOutlinesNotRead) {
     DetectedCard outlineOfA9D;  // the 9D's own outline, found apart from its reading
     outlineOfA9D.quad = cardAt({238, 330});
     det.cards.push_back(outlineOfA9D);
-    DetectedCard back;  // a face-down card (a closed king pile): not a lake top
+    DetectedCard back;  // a face-down card (a closed king pile, or a top taken for a back): not a top
     back.quad = cardAt({500, 330});
     back.side = Side::Back;
     det.cards.push_back(back);
@@ -1040,8 +1040,25 @@ TEST(LakeTops, OneTopAPileAndTheOutlinesNotRead) {
     std::vector<std::string> names;
     for (const auto& t : lake.tops) names.push_back(t.card.name());
     EXPECT_EQ(names, (std::vector<std::string>{"3H", "5S", "5S", "9D", "9C", "4C"}));
-    EXPECT_TRUE(lake.complete());
     EXPECT_EQ(scoring::expectedLakeCards(lake.cards()), 3 + 5 + 5 + 9 + 9 + 4);
+    // the lake's piles lie face up: a card seen face down is listed, and the reading is complete
+    // only with a closed king pile given for it (train lake scene synth_32_000005: a JS outlined as
+    // a back, 11 cards missing, said complete until 2026-12-03)
+    ASSERT_EQ(lake.backs.size(), 1u);
+    EXPECT_EQ(lake.backs[0][0], back.quad->at(0));
+    EXPECT_FALSE(lake.complete());
+    EXPECT_TRUE(lake.complete(1));
+    DetectedCard backUnderATop;  // a back under a top read (a pile's read top explains it)
+    backUnderATop.quad = cardAt({320, 142});
+    backUnderATop.side = Side::Back;
+    det.cards.push_back(backUnderATop);
+    lake = readLakeTops(det);
+    EXPECT_EQ(lake.backs.size(), 1u);
+    det.cards.pop_back();
+    det.cards.pop_back();  // the closed king pile taken away
+    lake = readLakeTops(det);
+    EXPECT_TRUE(lake.backs.empty());
+    EXPECT_TRUE(lake.complete());
 
     // a pile whose top is outlined but not read: listed, and the reading is not complete
     DetectedCard unread;

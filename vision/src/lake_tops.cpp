@@ -216,9 +216,9 @@ LakeTops readLakeTops(const Detection& det, const cv::Mat& bgr) {
                 cv::norm(a.middle - b.middle) < kClash * std::max(a.scale, b.scale))
                 r.clashes.emplace_back(i, j);
         }
-    // outlines of face-up cards that no reading explains
+    // outlines of face-up cards, and of face-down ones, that no reading explains
     for (const auto& c : det.cards) {
-        if (c.face || !c.quad || c.side != Side::Face) continue;
+        if (c.face || !c.quad) continue;
         const Quad& q = *c.quad;
         const cv::Point2f mid = quadCentre(q);
         const float side = quadSides(q).height;
@@ -226,7 +226,7 @@ LakeTops readLakeTops(const Detection& det, const cv::Mat& bgr) {
             return quadContains(q, t.at) || (t.quad && quadContains(*t.quad, mid)) ||
                    cv::norm(t.at - mid) < 0.5f * std::max(t.scale, side);
         });
-        if (!explained) r.unread.push_back(q);
+        if (!explained) (c.side == Side::Face ? r.unread : r.backs).push_back(q);
     }
     r.unexplained = unexplainedRegions(det, bgr);
     return r;

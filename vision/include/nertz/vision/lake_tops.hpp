@@ -62,9 +62,14 @@ struct LakeTops {
     // Suits read on more tops than the game has decks (checkAgainstDecks): every pile starts at an
     // ace and each deck has one ace of a suit, so a top's suit is misread or one pile read twice.
     std::vector<scoring::Suit> suitsBeyondDecks;
-    bool complete() const noexcept {
+    // Outlines of face-down cards that no top explains. The lake's piles lie face up; a card seen
+    // face down there is a closed (finished, turned over) king pile, or a top whose face was taken
+    // for a back (a court card's picture): more of them than closed piles leave a pile unread.
+    std::vector<Quad> backs;
+    // With `closedPiles` closed king piles in the lake (each may show as a back).
+    bool complete(int closedPiles = 0) const noexcept {
         return unread.empty() && unexplained.empty() && clashes.empty() && beyondDecks.empty() &&
-               suitsBeyondDecks.empty();
+               suitsBeyondDecks.empty() && int(backs.size()) <= closedPiles;
     }
     // The tops' cards, for scoring::expectedLakeCards / checkLakeChecksum.
     std::vector<scoring::Card> cards() const;
