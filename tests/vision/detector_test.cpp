@@ -1073,6 +1073,21 @@ TEST(LakeTops, OneTopAPileAndTheOutlinesNotRead) {
     // the peeking card read first or last: the same top
     std::swap(det.cards[0], det.cards[1]);
     EXPECT_EQ(readLakeTops(det).tops.front().card.name(), "3H");
+
+    // a 3S under a 4S, shifted (10, 15) px and read by its bottom-right index alone: the index lies
+    // 56 px (0.7 of a card) from the 4S's middle, but its card's middle, placed from the index, lies
+    // under the 4S: one pile (train lake scene synth_31_000010: its 3S counted as a pile of its own)
+    Detection pile;
+    pile.cards.push_back(readCard("4S", {276, 164}, cardAt({300, 200})));
+    DetectedCard under = readCard("3S", {310.f + 23.4f, 215.f + 29.6f});
+    under.indices[0].up = {0.f, 1.f};  // read upside down: the card lies up and to its left
+    pile.cards.push_back(under);
+    LakeTops one = readLakeTops(pile);
+    ASSERT_EQ(one.tops.size(), 1u);
+    EXPECT_EQ(one.tops[0].card.name(), "4S");
+    // the same index turned the other way places its card away from the 4S: a pile of its own
+    pile.cards[1].indices[0].up = {0.f, -1.f};
+    EXPECT_EQ(readLakeTops(pile).tops.size(), 2u);
     EXPECT_TRUE(readLakeTops(Detection{}).tops.empty());
     EXPECT_TRUE(readLakeTops(Detection{}).complete());
 }
