@@ -192,7 +192,7 @@ io::Json countJson(const vi::DeckCount& c) {
     for (const auto& card : c.cards) {
         io::Json j{{"quad", quadJson(card.quad)},
                    {"deck", card.deckName},
-                   {"confidence", std::round(card.confidence * 1000) / 1000}};
+                   {"confidence", std::round(double(card.confidence) * 1000) / 1000}};
         if (!card.likely.empty()) j["likely"] = card.likely;
         if (card.lighterThanDeck) j["lighter_than_deck"] = true;
         if (card.strip) {

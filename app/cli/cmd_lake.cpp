@@ -132,8 +132,10 @@ void addLake(CLI::App& app) {
             for (const auto s : lake.suitsBeyondDecks) suitsBeyond.push_back(std::string(1, scoring::suitLetter(s)));
             for (const auto& t : lake.tops) {
                 io::Json j{{"face", t.card.name()},
-                           {"confidence", std::round(t.confidence * 1000) / 1000}};
+                           {"confidence", std::round(double(t.confidence) * 1000) / 1000}};
                 j["quad"] = t.quad ? quadJson(*t.quad) : io::Json(nullptr);
+                // where it was read: its outline's middle, or its index where it has no outline
+                j["at"] = {std::round(double(t.at.x) * 10) / 10, std::round(double(t.at.y) * 10) / 10};
                 tops.push_back(j);
             }
             for (const auto& q : lake.unread) unread.push_back({{"quad", quadJson(q)}});

@@ -16,6 +16,7 @@
 #include "nertz/io/json.hpp"
 #include "nertz/scoring/error.hpp"
 #include "nertz/vision.hpp"
+#include "vision_cli.hpp"
 
 namespace nertz::cli {
 namespace {
@@ -84,22 +85,20 @@ json toJson(const std::string& name, const vision::Detection& d) {
     for (const auto& c : d.cards) {
         json jc;
         if (c.quad) {
-            jc["quad"] = json::array();
-            for (const auto& p : *c.quad)
-                jc["quad"].push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+            jc["quad"] = quadJson(*c.quad);
         } else {
             jc["quad"] = nullptr;
         }
         jc["side"] = c.side == vision::Side::Face ? "face" : "back";
         jc["face"] = c.face ? json(c.face->name()) : json(nullptr);
-        jc["confidence"] = std::round(c.confidence * 1000) / 1000;
+        jc["confidence"] = std::round(double(c.confidence) * 1000) / 1000;
         jc["indices"] = json::array();
         for (const auto& i : c.indices)
             jc["indices"].push_back({{"box",
                                       {std::round(i.box.x), std::round(i.box.y),
                                        std::round(i.box.width), std::round(i.box.height)}},
                                      {"face", i.face.name()},
-                                     {"confidence", std::round(i.confidence * 1000) / 1000}});
+                                     {"confidence", std::round(double(i.confidence) * 1000) / 1000}});
         cards.push_back(jc);
     }
     return {{"image", name},

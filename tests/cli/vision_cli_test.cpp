@@ -211,7 +211,26 @@ TEST(VisionCli, EvalScoresALabelledFolderAndLakeGivesTheExpectedCount) {
     ASSERT_TRUE(l["tops"].is_array());
     EXPECT_GE(l["tops"].size(), 1u);
     EXPECT_GE(l["expected"].get<int>(), int(l["tops"].size()));  // a pile holds at least its top card
-    for (const auto& t : l["tops"]) EXPECT_TRUE(t["face"].is_string()) << t.dump();
+    for (const auto& t : l["tops"]) {
+        EXPECT_TRUE(t["face"].is_string()) << t.dump();
+        // where each top was read, also one with no outline (its index): inside the picture, and
+        // inside its outline where it has one
+        ASSERT_EQ(t["at"].size(), 2u) << t.dump();
+        const double x = t["at"][0].get<double>(), y = t["at"][1].get<double>();
+        EXPECT_TRUE(x >= 0 && y >= 0 && x < 640 && y < 640) << t.dump();  // a 640 x 640 picture
+        if (!t["quad"].is_null()) {
+            // inside the convex outline: on one side of each of its edges
+            int left = 0, right = 0;
+            for (std::size_t k = 0; k < 4; ++k) {
+                const auto& a = t["quad"][k];
+                const auto& b = t["quad"][(k + 1) % 4];
+                const double cross = (b[0].get<double>() - a[0].get<double>()) * (y - a[1].get<double>()) -
+                                     (b[1].get<double>() - a[1].get<double>()) * (x - a[0].get<double>());
+                (cross >= 0 ? left : right) += 1;
+            }
+            EXPECT_TRUE(left == 4 || right == 4) << t.dump();
+        }
+    }
     // face-up outlines no face was read on, card-like things where no card was found and tops of
     // two suits read on one another are listed, and the total is complete only without them
     ASSERT_TRUE(l["unread"].is_array());
