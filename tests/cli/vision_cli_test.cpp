@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -33,6 +34,19 @@ TEST(VisionCli, DetectPrintsOneJsonObjectPerPictureInTheDocumentedShape) {
     ASSERT_EQ(r.code, 0) << r.err;
     const auto ls = lines(r.out);
     ASSERT_EQ(ls.size(), 2u) << r.out;
+    // numbers as the contract shows them: confidences to a thousandth and outline corners to a
+    // tenth of a pixel, with no float noise after them (0.998, not 0.9980000257492065)
+    auto roundTo = [](double v, double unit) { return std::abs(v / unit - std::round(v / unit)) < 1e-6; };
+    for (std::size_t k = 0; k < 2; ++k) {
+        const Json j = Json::parse(ls[k]);
+        for (const auto& c : j["cards"]) {
+            EXPECT_TRUE(roundTo(c["confidence"].get<double>(), 0.001)) << c.dump();
+            for (const auto& i : c["indices"]) EXPECT_TRUE(roundTo(i["confidence"].get<double>(), 0.001)) << i.dump();
+            if (c["quad"].is_array())
+                for (const auto& p : c["quad"]) EXPECT_TRUE(roundTo(p[0].get<double>(), 0.1) && roundTo(p[1].get<double>(), 0.1)) << c.dump();
+        }
+        EXPECT_EQ(ls[k].find("00000"), std::string::npos) << ls[k];
+    }
     for (std::size_t k = 0; k < 2; ++k) {
         const Json j = Json::parse(ls[k]);
         EXPECT_EQ(j["image"], k == 0 ? a : b);
