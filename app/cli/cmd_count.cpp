@@ -197,7 +197,7 @@ io::Json countJson(const vi::DeckCount& c) {
         if (card.lighterThanDeck) j["lighter_than_deck"] = true;
         if (card.strip) {
             j["strip"] = true;
-            j["strip_share"] = std::round(card.stripShare * 1000) / 1000;
+            j["strip_share"] = std::round(double(card.stripShare) * 1000) / 1000;
         }
         if (!card.shows.empty()) j["shows"] = pointsJson(card.shows);
         if (card.hidden >= 0.01f) j["hidden"] = std::round(double(card.hidden) * 100) / 100;
