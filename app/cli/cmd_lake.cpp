@@ -328,11 +328,88 @@ void addEvalLake(CLI::App& app) {
     });
 }
 
+// SPEC, "Pile check": a fanned lake pile must read A, 2, 3, ... in one suit; the first wrong card
+// is named. The cards given bottom to top, or read from a picture of the fanned pile.
+void addPile(CLI::App& app) {
+    struct Args {
+        std::vector<std::string> cards;
+        std::string image, models;
+        bool json = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand(
+        "pile", "check a fanned lake pile: it must read A, 2, 3, ... in one suit; names the first "
+                "wrong card");
+    cmd->add_option("CARDS", a->cards, "the pile's cards from the bottom up (\"AH 2H 3H\")");
+    cmd->add_option("--image", a->image,
+                    "a picture of the fanned pile instead: its corner indices read and ordered "
+                    "along the fan, from the end with the ace");
+    cmd->add_option("--models", a->models, "model folder (default: as detect)");
+    cmd->add_flag("--json", a->json, "JSON on stdout");
+    cmd->callback([a] {
+        if (a->cards.empty() == a->image.empty())
+            throw sc("CARDS", "give the pile's cards from the bottom up, or --image PICTURE (not both)");
+        std::vector<scoring::Card> cards;
+        std::vector<cv::Point2f> at;
+        if (!a->image.empty()) {
+            cv::Mat img;
+            try {
+                img = vi::loadImage(a->image);
+            } catch (const vi::ImageError& e) {
+                throw sc("image", e.what());
+            }
+            const vi::FannedPile pile = vi::readFannedPile(stillDetector(a->models)->detect(img));
+            cards = pile.bottomToTop;
+            at = pile.at;
+        } else {
+            // "AH 2H" as one argument or several, commas allowed
+            for (const auto& arg : a->cards) {
+                std::string word;
+                for (const char ch : arg + " ") {
+                    if (ch == ' ' || ch == ',') {
+                        if (word.empty()) continue;
+                        const auto c = scoring::parseAnyCard(word);
+                        if (!c) throw sc("CARDS", "'" + word + "' is not a card (like AH, 10S, QC, 7B)");
+                        cards.push_back(*c);
+                        word.clear();
+                    } else {
+                        word += ch;
+                    }
+                }
+            }
+            if (cards.empty()) throw sc("CARDS", "no card given");
+        }
+        const scoring::PileCheck check = scoring::checkLakePile(cards);
+        std::string message = check.message();
+        if (cards.empty()) message = "no card read in the picture: take it again, closer, with the corner indices in view";
+        if (a->json) {
+            io::Json names = io::Json::array();
+            for (const auto& c : cards) names.push_back(c.name());
+            io::Json j{{"cards", names},
+                       {"ok", check.ok},
+                       {"first_wrong", check.firstWrong ? io::Json(*check.firstWrong + 1) : io::Json(nullptr)},
+                       {"expected", check.expected ? io::Json(check.expected->name()) : io::Json(nullptr)},
+                       {"found", check.found ? io::Json(check.found->name()) : io::Json(nullptr)},
+                       {"message", message}};
+            if (!a->image.empty()) j["at"] = pointsJson(at);
+            std::cout << io::dumpJson(j) << "\n";
+            return;
+        }
+        if (!a->image.empty()) {
+            std::cout << "read from the bottom up:";
+            for (const auto& c : cards) std::cout << " " << c.name();
+            std::cout << "\n";
+        }
+        std::cout << message << "\n";
+    });
+}
+
 }  // namespace
 
 void addLakeCommands(CLI::App& app, Context&) {
     addLake(app);
     addEvalLake(app);
+    addPile(app);
 }
 
 }  // namespace nertz::cli

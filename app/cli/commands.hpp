@@ -24,6 +24,6 @@ void addStandingsCommands(CLI::App& app, Context& ctx);  // standings, player st
 void addVisionCommands(CLI::App& app, Context& ctx);  // detect, eval
 void addSynthCommand(CLI::App& app, Context& ctx);   // synth (synthetic training scenes)
 void addCountCommands(CLI::App& app, Context& ctx);   // deck enroll, backs enroll, count, eval-count
-void addLakeCommands(CLI::App& app, Context& ctx);    // lake, eval-lake
+void addLakeCommands(CLI::App& app, Context& ctx);    // lake, eval-lake, pile
 
 }  // namespace nertz::cli

@@ -19,6 +19,7 @@
 #include "nertz/synth/dataset.hpp"
 #include "nertz/synth/design_split.hpp"
 #include "nertz/synth/scene.hpp"
+#include "nertz/vision/back_render.hpp"
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/detector.hpp"
 
@@ -1241,6 +1242,59 @@ TEST(SynthScene, LakePilesAreOneSuitRisingAsARealLakes) {
     EXPECT_GE(piles, 20 * 4);  // 4-30 piles a scene, at most four a deck
     EXPECT_GE(tall, piles / 4);
     EXPECT_GE(deckCounts.size(), 2u);  // scenes of several decks, whose cards share piles
+}
+
+// SPEC, "Pile check": "a fanned lake pile must read A, 2, 3, ... in one suit; the first wrong card
+// is named". `pile --image` reads a picture of one fanned pile (gnome-plastic's AH 2H 3H 5H 4H 6H,
+// each card a fifth of its width past the one under it, turned 20 degrees, and the same fan turned
+// half a turn so that its ace lies at the other end) and names the 5H (gnome-tango's AH and 2H
+// strips are not read at the half turn: the reader, not the order); the cards given as text are
+// checked alike, and a name that is no card is refused with exit code 2.
+TEST(SynthCli, PileNamesTheFirstWrongCardOfAFannedPileInAPicture) {
+    const auto designs = sy::loadCardArt(NERTZ_TEST_CARDART);
+    const auto design = std::find_if(designs.begin(), designs.end(), [](const sy::CardDesign& d) { return d.name == "gnome-plastic"; });
+    ASSERT_NE(design, designs.end());
+    const std::vector<std::string> fan{"AH", "2H", "3H", "5H", "4H", "6H"};
+    const fs::path dir = tempDir("pile");
+    fs::create_directories(dir);
+    for (const double turn : {0.35, 0.35 + CV_PI}) {
+        cv::Mat table(720, 1280, CV_8UC3, cv::Scalar(50, 110, 40));
+        const cv::Point2f along(float(std::cos(turn)), float(std::sin(turn))), down(-along.y, along.x);
+        const float h = 300.f;
+        for (std::size_t k = 0; k < fan.size(); ++k) {
+            const auto card = nertz::scoring::parseCard(fan[k], nertz::scoring::DeckKind::Standard);
+            const cv::Mat& face = design->faces[std::size_t(card->index())].image;
+            const float w = h * float(face.cols) / float(face.rows);
+            const cv::Point2f first = cv::Point2f(640, 360) - along * (0.6f * w) - down * (0.5f * h);
+            const cv::Point2f tl = first + along * (float(k) * 0.22f * w);
+            nertz::vision::drawCard(table, face, {tl, tl + along * w, tl + along * w + down * h, tl + down * h});
+        }
+        const fs::path img = dir / ("fan" + std::to_string(int(turn * 100)) + ".jpg");
+        ASSERT_TRUE(cv::imwrite(img.string(), table));
+        const auto r = runCli({"pile", "--image", img.string(), "--json"});
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j.at("cards").get<std::vector<std::string>>(), fan) << r.out;
+        EXPECT_FALSE(j.at("ok").get<bool>());
+        EXPECT_EQ(j.at("first_wrong").get<int>(), 4);
+        EXPECT_EQ(j.at("expected"), "4H");
+        EXPECT_EQ(j.at("found"), "5H");
+        EXPECT_EQ(j.at("at").size(), fan.size());
+    }
+    const auto ok = runCli({"pile", "AH", "2H,3H", "--json"});
+    ASSERT_EQ(ok.code, 0) << ok.err;
+    EXPECT_TRUE(nlohmann::json::parse(ok.out).at("ok").get<bool>()) << ok.out;
+    const auto text = runCli({"pile", "AS 2S 4S"});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("card 3 from the bottom is 4S, expected 3S"), std::string::npos) << text.out;
+    const auto bad = runCli({"pile", "AH", "1X"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("'1X' is not a card"), std::string::npos) << bad.err;
+    EXPECT_EQ(runCli({"pile"}).code, 2);  // nothing to check
+    EXPECT_EQ(runCli({"pile", "AH", "--image", "x.jpg"}).code, 2);  // both
+    const auto missing = runCli({"pile", "--image", (dir / "none.jpg").string()});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("none.jpg"), std::string::npos) << missing.err;
 }
 
 // eval-lake scores the lake checksum of a synthetic lake set: its piles are those of the scenes'

@@ -1461,6 +1461,37 @@ TEST(LakeTops, ASuitOnMoreTopsThanDecksIsListedOnce) {
     EXPECT_TRUE(lake.complete());
 }
 
+// SPEC, "Pile check": a fanned pile's cards are ordered along the fan's line from its bottom, the
+// end its ace lies at (else the end from which more neighbours rise); the top card, read at both
+// corners, is placed by the corner in the row of the others.
+TEST(LakeTops, AFannedPileIsReadFromTheEndItsAceLiesAt) {
+    Detection det;
+    // a fan running down and to the left, its ace at the far end, listed in no order
+    const std::vector<std::pair<const char*, cv::Point2f>> cards{
+        {"3D", {400, 200}}, {"AD", {440, 220}}, {"4D", {380, 190}}, {"2D", {420, 210}}};
+    for (const auto& [face, at] : cards) det.cards.push_back(readCard(face, at));
+    DetectedCard top = readCard("5D", {360, 180}, cardAt({330, 230}));
+    IndexReading far = top.indices[0];
+    far.centre = {300, 280};  // its other corner, off the row
+    top.indices.insert(top.indices.begin(), far);
+    det.cards.push_back(top);
+    FannedPile pile = readFannedPile(det);
+    std::vector<std::string> names;
+    for (const auto& c : pile.bottomToTop) names.push_back(c.name());
+    EXPECT_EQ(names, (std::vector<std::string>{"AD", "2D", "3D", "4D", "5D"}));
+    ASSERT_EQ(pile.at.size(), 5u);
+    EXPECT_EQ(pile.at.back(), cv::Point2f(360, 180));
+    EXPECT_TRUE(scoring::checkLakePile(pile.bottomToTop).ok);
+    // no ace read: from the end more neighbours rise from (2D 3D 4D 5D rises three times)
+    det.cards.erase(det.cards.begin() + 1);
+    std::swap(det.cards[0], det.cards[1]);
+    pile = readFannedPile(det);
+    names.clear();
+    for (const auto& c : pile.bottomToTop) names.push_back(c.name());
+    EXPECT_EQ(names, (std::vector<std::string>{"2D", "3D", "4D", "5D"}));
+    EXPECT_TRUE(readFannedPile(Detection{}).bottomToTop.empty());
+}
+
 // A card read at two corners and not outlined lies between them. Read at one corner it could lie
 // anywhere around it, so a card's reach around each index is taken as explained; with two, only the
 // circle through them is, and a neighbouring pile's top that nothing read stays unexplained (held-out

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <tuple>
 #include <utility>
 
 #include <opencv2/imgproc.hpp>
@@ -185,6 +187,71 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
         std::vector<cv::Point2f> inPicture;
         for (const auto& c : corners) inPicture.emplace_back(c.x / float(s), c.y / float(s));
         out.push_back(orderCorners(inPicture));
+    }
+    return out;
+}
+
+FannedPile readFannedPile(const Detection& det) {
+    std::vector<const DetectedCard*> cards;
+    // the line is first fitted through the cards read at one corner (the covered ones of a fan,
+    // whose indices lie in a row), else through every index read
+    std::vector<cv::Point2f> all, single;
+    for (const auto& c : det.cards) {
+        if (!c.face || c.indices.empty()) continue;
+        cards.push_back(&c);
+        for (const auto& i : c.indices) all.push_back(i.centre);
+        if (c.indices.size() == 1) single.push_back(c.indices[0].centre);
+    }
+    if (single.size() >= 2) all = single;
+    FannedPile out;
+    if (cards.empty()) return out;
+    // the line through the points (their mean, and the direction they spread most along)
+    auto lineThrough = [](const std::vector<cv::Point2f>& pts) {
+        cv::Point2f mean(0, 0);
+        for (const auto& p : pts) mean += p;
+        mean *= 1.f / float(pts.size());
+        double xx = 0, xy = 0, yy = 0;
+        for (const auto& p : pts) {
+            const cv::Point2f d = p - mean;
+            xx += d.x * d.x, xy += d.x * d.y, yy += d.y * d.y;
+        }
+        const double angle = 0.5 * std::atan2(2 * xy, xx - yy);
+        return std::pair{mean, cv::Point2f(float(std::cos(angle)), float(std::sin(angle)))};
+    };
+    auto [mean, dir] = lineThrough(all);
+    std::vector<cv::Point2f> at;
+    for (const DetectedCard* c : cards) {
+        // a card's index nearest the line: the covered cards of a fan show one corner, in a row
+        const IndexReading* best = &c->indices[0];
+        float nearest = 1e30f;
+        for (const auto& i : c->indices) {
+            const cv::Point2f d = i.centre - mean;
+            const float off = std::abs(d.x * dir.y - d.y * dir.x);
+            if (off < nearest) nearest = off, best = &i;
+        }
+        at.push_back(best->centre);
+    }
+    if (at.size() >= 2) std::tie(mean, dir) = lineThrough(at);
+    std::vector<std::size_t> order(cards.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return (at[a] - mean).dot(dir) < (at[b] - mean).dot(dir);
+    });
+    // which end is the bottom: the ace's, else the one from which more neighbours rise
+    int rises = 0, falls = 0;
+    for (std::size_t k = 0; k + 1 < order.size(); ++k) {
+        const int a = cards[order[k]]->face->rank, b = cards[order[k + 1]]->face->rank;
+        rises += b > a ? 1 : 0;
+        falls += b < a ? 1 : 0;
+    }
+    const auto ace = std::find_if(order.begin(), order.end(),
+                                  [&](std::size_t k) { return cards[k]->face->rank == scoring::kAce; });
+    const bool reverse = ace != order.end() ? std::size_t(ace - order.begin()) * 2 + 1 > order.size()
+                                            : falls > rises;
+    if (reverse) std::reverse(order.begin(), order.end());
+    for (const std::size_t k : order) {
+        out.bottomToTop.push_back(*cards[k]->face);
+        out.at.push_back(at[k]);
     }
     return out;
 }

@@ -85,6 +85,17 @@ LakeTops readLakeTops(const Detection& detection, const cv::Mat& bgr = cv::Mat()
 // `suitsBeyondDecks` every suit read on more of them than there are decks (once each).
 void checkAgainstDecks(LakeTops& lake, int decks);
 
+// A fanned lake pile (SPEC, "Pile check": it must read A, 2, 3, ... in one suit) as read from a
+// detection of a picture of that one fan: each card read, at its corner index on the fan's line (of
+// a card's indices the one nearest the line through them all), ordered along that line from the
+// pile's bottom: the end the ace lies at, else the end from which more neighbours rise. For
+// scoring::checkLakePile.
+struct FannedPile {
+    std::vector<scoring::Card> bottomToTop;
+    std::vector<cv::Point2f> at;  // where each was read (its index's middle), in that order
+};
+FannedPile readFannedPile(const Detection& detection);
+
 // Card-sized, printed regions of a picture that stand out from its table (tableForeground) and lie
 // outside every card of the detection (its outlines, and a card's reach around an index read with
 // no outline), as rotated boxes in picture pixels. Empty when the detection holds no card to size
