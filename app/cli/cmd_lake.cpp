@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "commands.hpp"
 #include "vision_cli.hpp"
@@ -207,8 +208,8 @@ void addEvalLake(CLI::App& app) {
     cmd->add_option("--models", a->models, "model folder (default: as detect)");
     cmd->add_flag("--verbose", a->verbose, "one line per scene on stderr");
     cmd->add_flag("--no-deck-check", a->noDeckCheck,
-                  "do not flag a face read on more tops than the scene has decks (as `lake` "
-                  "without --decks; eval-lake before 2026-12-03, forty-first session)");
+                  "do not flag a face or a suit read on more tops than the scene has decks (as "
+                  "`lake` without --decks; eval-lake before 2026-12-03, forty-first session)");
     cmd->add_flag("--json", a->json, "JSON on stdout");
     cmd->callback([a] {
         const fs::path dir(a->dir);
@@ -363,18 +364,13 @@ void addPile(CLI::App& app) {
             at = pile.at;
         } else {
             // "AH 2H" as one argument or several, commas allowed
-            for (const auto& arg : a->cards) {
-                std::string word;
-                for (const char ch : arg + " ") {
-                    if (ch == ' ' || ch == ',') {
-                        if (word.empty()) continue;
-                        const auto c = scoring::parseAnyCard(word);
-                        if (!c) throw sc("CARDS", "'" + word + "' is not a card (like AH, 10S, QC, 7B)");
-                        cards.push_back(*c);
-                        word.clear();
-                    } else {
-                        word += ch;
-                    }
+            for (std::string arg : a->cards) {
+                std::replace(arg.begin(), arg.end(), ',', ' ');
+                std::istringstream words(arg);
+                for (std::string word; words >> word;) {
+                    const auto c = scoring::parseAnyCard(word);
+                    if (!c) throw sc("CARDS", "'" + word + "' is not a card (like AH, 10S, QC, 7B)");
+                    cards.push_back(*c);
                 }
             }
             if (cards.empty()) throw sc("CARDS", "no card given");

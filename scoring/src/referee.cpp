@@ -23,22 +23,29 @@ int expectedLakeCards(const std::vector<Card>& pileTops, int closedKingPiles) {
     return total;
 }
 
-std::vector<Card> facesBeyondDecks(const std::vector<Card>& pileTops, int decks) {
-    std::vector<Card> out;
+namespace {
+
+// The keys (`key` of each top) found on more of `pileTops` than there are decks, once each, in the
+// order their excess shows; none for 0 decks (not known).
+template <class Key>
+auto beyondDecks(const std::vector<Card>& pileTops, int decks, Key key) {
+    using K = decltype(key(pileTops.front()));
+    std::vector<K> out;
     if (decks <= 0) return out;
-    std::map<Card, int> seen;
+    std::map<K, int> seen;
     for (const Card& c : pileTops)
-        if (++seen[c] == decks + 1) out.push_back(c);
+        if (++seen[key(c)] == decks + 1) out.push_back(key(c));
     return out;
 }
 
+}  // namespace
+
+std::vector<Card> facesBeyondDecks(const std::vector<Card>& pileTops, int decks) {
+    return beyondDecks(pileTops, decks, [](const Card& c) { return c; });
+}
+
 std::vector<Suit> suitsBeyondDecks(const std::vector<Card>& pileTops, int decks) {
-    std::vector<Suit> out;
-    if (decks <= 0) return out;
-    std::map<Suit, int> seen;
-    for (const Card& c : pileTops)
-        if (++seen[c.suit] == decks + 1) out.push_back(c.suit);
-    return out;
+    return beyondDecks(pileTops, decks, [](const Card& c) { return c.suit; });
 }
 
 std::string ChecksumResult::message() const {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <tuple>
 #include <utility>
 
@@ -205,18 +204,11 @@ FannedPile readFannedPile(const Detection& det) {
     if (single.size() >= 2) all = single;
     FannedPile out;
     if (cards.empty()) return out;
-    // the line through the points (their mean, and the direction they spread most along)
+    // the least-squares line through the points: a point on it, and its direction
     auto lineThrough = [](const std::vector<cv::Point2f>& pts) {
-        cv::Point2f mean(0, 0);
-        for (const auto& p : pts) mean += p;
-        mean *= 1.f / float(pts.size());
-        double xx = 0, xy = 0, yy = 0;
-        for (const auto& p : pts) {
-            const cv::Point2f d = p - mean;
-            xx += d.x * d.x, xy += d.x * d.y, yy += d.y * d.y;
-        }
-        const double angle = 0.5 * std::atan2(2 * xy, xx - yy);
-        return std::pair{mean, cv::Point2f(float(std::cos(angle)), float(std::sin(angle)))};
+        cv::Vec4f line(1, 0, pts[0].x, pts[0].y);  // one point: any line through it
+        if (pts.size() >= 2) cv::fitLine(pts, line, cv::DIST_L2, 0, 0.01, 0.01);
+        return std::pair{cv::Point2f(line[2], line[3]), cv::Point2f(line[0], line[1])};
     };
     auto [mean, dir] = lineThrough(all);
     std::vector<cv::Point2f> at;
@@ -238,16 +230,17 @@ FannedPile readFannedPile(const Detection& det) {
         return (at[a] - mean).dot(dir) < (at[b] - mean).dot(dir);
     });
     // which end is the bottom: the ace's, else the one from which more neighbours rise
-    int rises = 0, falls = 0;
-    for (std::size_t k = 0; k + 1 < order.size(); ++k) {
-        const int a = cards[order[k]]->face->rank, b = cards[order[k + 1]]->face->rank;
-        rises += b > a ? 1 : 0;
-        falls += b < a ? 1 : 0;
-    }
     const auto ace = std::find_if(order.begin(), order.end(),
                                   [&](std::size_t k) { return cards[k]->face->rank == scoring::kAce; });
-    const bool reverse = ace != order.end() ? std::size_t(ace - order.begin()) * 2 + 1 > order.size()
-                                            : falls > rises;
+    bool reverse = ace != order.end() && std::size_t(ace - order.begin()) * 2 + 1 > order.size();
+    if (ace == order.end()) {
+        int rises = 0;  // less the falls
+        for (std::size_t k = 0; k + 1 < order.size(); ++k) {
+            const int a = cards[order[k]]->face->rank, b = cards[order[k + 1]]->face->rank;
+            rises += (b > a) - (b < a);
+        }
+        reverse = rises < 0;
+    }
     if (reverse) std::reverse(order.begin(), order.end());
     for (const std::size_t k : order) {
         out.bottomToTop.push_back(*cards[k]->face);
