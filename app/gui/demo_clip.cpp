@@ -116,6 +116,13 @@ void caption(cv::Mat& frame, const std::string& text) {
 
 int DemoClipPlan::count(int deck) const { return static_cast<int>(std::count(sortDecks.begin(), sortDecks.end(), deck)); }
 
+cv::Mat demoClipFace(const QString& name, bool real) {
+    if (!real) return paintFace(name);
+    const std::filesystem::path file = synth::defaultCardArtDir() / kDesign / "faces" / (name.toStdString() + ".png");
+    cv::Mat f = cv::imread(file.string(), cv::IMREAD_UNCHANGED);
+    return f.type() == CV_8UC4 ? f : paintFace(name);
+}
+
 DemoClipPlan demoClipPlan() {
     DemoClipPlan p;
     p.enrolFirst[0] = 0;

@@ -44,6 +44,9 @@ struct DemoClipArt {
     QString note;
 };
 DemoClipArt demoClipArt();
+// The face `name` ("AH") in the clip's artwork: from the cache where `real`, else painted (as
+// demoClipArt paints them), so that tests can lay out other cards in the clip's style.
+cv::Mat demoClipFace(const QString& name, bool real);
 
 // Renders the first `frames` frames of the clip (all when <= 0).
 DemoClipFrames renderDemoClip(int frames = 0);

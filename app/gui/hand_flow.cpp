@@ -194,20 +194,42 @@ void HandFlow::setCaller(std::optional<int> side) {
     emit countsChanged();
 }
 
-QString HandFlow::setLakeTops(const QString& text, int closedKings) {
-    std::vector<sc::Card> cards;
-    const auto kind = game_ ? game_->game.rules().deck : sc::DeckKind::Standard;
+namespace {
+// Card names typed with spaces, commas or semicolons between them ("7H KS, 5C"). Returns an error
+// message naming the first word that is no card of `kind`, empty when every word is one.
+QString parseCards(const QString& text, sc::DeckKind kind, std::vector<sc::Card>& cards) {
     for (const QString& word : text.split(QRegularExpression("[\\s,;]+"), Qt::SkipEmptyParts)) {
         const auto card = sc::parseCard(word.toStdString(), kind);
         if (!card) return QString("\"%1\" is not a card name (like 7H, KS, 10D%2)").arg(word, kind == sc::DeckKind::NertzColour ? "; here 7B, 13W" : "");
         cards.push_back(*card);
     }
+    return {};
+}
+}  // namespace
+
+QString HandFlow::setLakeTops(const QString& text, int closedKings) {
+    std::vector<sc::Card> cards;
+    const auto kind = game_ ? game_->game.rules().deck : sc::DeckKind::Standard;
+    if (QString err = parseCards(text, kind, cards); !err.isEmpty()) return err;
     if (closedKings < 0) return "closed king piles cannot be negative";
     lakeTopsText_ = text.trimmed();
     lakeTops_ = std::move(cards);
     closedKings_ = closedKings;
     emit countsChanged();
     return {};
+}
+
+sc::PileCheck HandFlow::checkPile(const QString& text, QString* error) const {
+    std::vector<sc::Card> cards;
+    const auto kind = game_ ? game_->game.rules().deck : sc::DeckKind::Standard;
+    const QString err = parseCards(text, kind, cards);
+    if (error) *error = err;
+    if (!err.isEmpty()) {
+        sc::PileCheck none;
+        none.ok = false;
+        return none;
+    }
+    return sc::checkLakePile(cards);
 }
 
 std::optional<int> HandFlow::expectedLake() const {

@@ -80,6 +80,11 @@ public:
     QString lakeTopsText() const { return lakeTopsText_; }
     int closedKings() const { return closedKings_; }
     std::optional<int> expectedLake() const;
+    // SPEC "Pile check": a fanned lake pile's cards from the bottom up, typed like the tops
+    // ("AH 2H 3H 5H"), must read A, 2, 3, ... in one suit. Returns the check (the first wrong card
+    // named by PileCheck::message), or sets `error` to a message naming a word that is no card of
+    // this game's deck (the check then is not ok and names nothing).
+    scoring::PileCheck checkPile(const QString& text, QString* error) const;
     void adjustLake(int side, int delta);
     void setLake(int side, int value);
     int lake(int side) const { return lake_.at(side); }

@@ -1,9 +1,8 @@
 #include "hand_screen.hpp"
 
-#include <QSet>
-
 #include <QComboBox>
 #include <QGridLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -18,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "camera_view.hpp"
+#include "recognition.hpp"
 #include "widgets.hpp"
 
 namespace nertz::gui {
@@ -42,7 +42,8 @@ QLabel* hint(const QString& text) {
 QString HandScreen::shortcutHelp() {
     return "Enter: next step (Save on the last) · Esc: back · Playing: S everyone stuck, P a card "
            "was played, N Nertz!, F1-F8 false call by side 1-8, Ctrl+Z undo last hand · Who "
-           "called: 1-8 that side, 0 nobody (all stuck) · Lake: R use the tops the camera read · "
+           "called: 1-8 that side, 0 nobody (all stuck) · Lake: R use the tops the camera read, K check a fanned pile from the "
+           "camera on/off · "
            "Back count: C camera count on/off, tap a card to reassign, D dealt one at a time "
            "on/off · Nertz left: F take the camera's count of a fanned pile · Counts: 1-8 or "
            "Up/Down pick a side, + / Right add one, - / Left take one, PgUp add five";
@@ -176,7 +177,54 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         useLakeRead_ = bigButton("Use the tops read by the camera  (R)", "useLakeRead");
         useLakeRead_->setEnabled(false);
         v->addWidget(useLakeRead_);
+        // SPEC "Pile check": a lake pile in doubt, fanned out from its ace, typed or read by the camera
+        auto* pileBox = new QGroupBox("Pile check: a lake pile in doubt, fanned out from its ace");
+        auto* pv = new QVBoxLayout(pileBox);
+        auto* pileRow = new QHBoxLayout;
+        pileCards_ = new QLineEdit;
+        pileCards_->setObjectName("pileCards");
+        pileCards_->setPlaceholderText("its cards from the bottom up, e.g. AH 2H 3H 4H");
+        pileCards_->setToolTip("A lake pile must read A, 2, 3, ... in one suit; the first wrong card is named.");
+        pileRow->addWidget(pileCards_, 1);
+        pileFromCamera_ = new QPushButton("From the camera  (K)");
+        pileFromCamera_->setObjectName("pileFromCamera");
+        pileFromCamera_->setCheckable(true);
+        pileFromCamera_->setToolTip("Read the fan under the camera: each card read is numbered from the bottom up on the video.");
+        pileRow->addWidget(pileFromCamera_);
+        usePileRead_ = new QPushButton("Take its reading");
+        usePileRead_->setObjectName("usePileRead");
+        usePileRead_->setToolTip("Copy the camera's reading into the field, to put a misread card right by hand.");
+        usePileRead_->setEnabled(false);
+        pileRow->addWidget(usePileRead_);
+        pv->addLayout(pileRow);
+        pileVerdict_ = new QLabel;
+        pileVerdict_->setObjectName("pileVerdict");
+        pileVerdict_->setWordWrap(true);
+        pileVerdict_->setStyleSheet("font-size:18px;");
+        pv->addWidget(pileVerdict_);
+        pileRead_ = hint("");
+        pileRead_->setObjectName("pileRead");
+        pileRead_->setVisible(false);
+        pv->addWidget(pileRead_);
+        v->addWidget(pileBox);
         v->addStretch(1);
+        connect(pileCards_, &QLineEdit::textChanged, this, [this] { showPileVerdict(); });
+        connect(pileFromCamera_, &QPushButton::toggled, this, [this](bool on) {
+            if (recognizer_) recognizer_->setPileCheck(on);
+            pileReadCards_.clear();
+            usePileRead_->setEnabled(false);
+            pileRead_->setText(!on ? QString()
+                               : recognizer_ ? "Fan one pile out under the camera, its corner indices in view: each card "
+                                               "read is numbered from the bottom up on the video."
+                                             : "No recognition in this window: type the pile's cards.");
+            pileRead_->setVisible(on);
+        });
+        // the camera's reading into the typed field, where a misread card can be put right
+        connect(usePileRead_, &QPushButton::clicked, this, [this] {
+            if (pileReadCards_.isEmpty()) return;
+            pileCards_->setText(pileReadCards_.join(' '));
+            pileCards_->setFocus();
+        });
         connect(useLakeRead_, &QPushButton::clicked, this, [this] {
             if (lakeTopsRead_.isEmpty()) return;
             tops_->setText(lakeTopsRead_.join(' '));
@@ -388,6 +436,7 @@ HandScreen::HandScreen(HandFlow& flow, QWidget* parent) : QWidget(parent), flow_
         if (flow_.step() == Step::Backs) dealMode_->toggle();
     });
     key(QKeySequence(Qt::Key_R), [this] { if (flow_.step() == Step::Lake && useLakeRead_->isEnabled()) useLakeRead_->click(); });
+    key(QKeySequence(Qt::Key_K), [this] { if (flow_.step() == Step::Lake) pileFromCamera_->toggle(); });
     key(QKeySequence(Qt::Key_F), [this] { if (flow_.step() == Step::NertzLeft && useFanRead_->isEnabled()) useFanRead_->click(); });
     key(QKeySequence(Qt::Key_0), [this] { if (flow_.step() == Step::Called) flow_.setCaller(std::nullopt); });
     for (auto k : {Qt::Key_Plus, Qt::Key_Equal, Qt::Key_Right}) key(QKeySequence(k), [this] { adjustSelected(1); });
@@ -508,6 +557,10 @@ void HandScreen::showStep() {
         fanCount_ = -1;
         useFanRead_->setEnabled(false);
         fanRead_->setText("Camera: waiting for a frame.");
+    }
+    if (step != Step::Lake) {
+        pileFromCamera_->setChecked(false);  // the lake's tops marked again when the step comes back
+        pileCards_->clear();
     }
     lakeLoading_->setVisible(step == Step::Lake && recognizer_ && !recognizer_->detectorLoaded() && lakeTopsRead_.isEmpty());
     if (step == Step::Lake) tops_->setFocus();
@@ -699,6 +752,17 @@ void HandScreen::showLakeReading(const LakeReading& reading) {
     }
     if (flow_.step() != Step::Lake) return;
     lakeLoading_->setVisible(false);
+    if (pileFromCamera_->isChecked()) {
+        pileReadCards_ = reading.pile;
+        usePileRead_->setEnabled(!reading.pile.isEmpty());
+        if (reading.pile.isEmpty())
+            pileRead_->setText("Camera: no card of a fanned pile read" +
+                               (reading.problem.isEmpty() ? QString(".") : QString(" (%1)").arg(reading.problem)));
+        else {
+            const QString verdict = pileVerdictText(flow_.checkPile(reading.pile.join(' '), nullptr));
+            pileRead_->setText(QString("Camera reads %1 from the bottom up: %2").arg(reading.pile.join(' '), verdict));
+        }
+    }
     lakeTopsRead_ = reading.tops;
     useLakeRead_->setEnabled(!reading.tops.isEmpty());
     lakeRead_->setText(reading.tops.isEmpty() ? "Camera: " + reading.problem
@@ -707,6 +771,31 @@ void HandScreen::showLakeReading(const LakeReading& reading) {
                                                      .arg(reading.tops.size() == 1 ? "" : "s")
                                                      .arg(reading.tops.join(' '))
                                                      .arg(reading.problem.isEmpty() ? "" : "  (" + reading.problem + ")"));
+}
+
+QString HandScreen::pileVerdictText(const scoring::PileCheck& check) {
+    if (check.ok) return "in order, A up to its top in one suit.";
+    QString m = QString::fromStdString(check.message());
+    return m + ".";
+}
+
+void HandScreen::showPileVerdict() {
+    const QString text = pileCards_->text().trimmed();
+    if (text.isEmpty()) {
+        pileVerdict_->clear();
+        return;
+    }
+    QString error;
+    const scoring::PileCheck check = flow_.checkPile(text, &error);
+    if (!error.isEmpty()) {
+        pileVerdict_->setStyleSheet("font-size:18px; color:#c62828;");
+        pileVerdict_->setText(error);
+        return;
+    }
+    pileVerdict_->setStyleSheet(check.ok ? "font-size:18px; color:#2e7d32;" : "font-size:18px; color:#c62828;");
+    QString verdict = pileVerdictText(check);
+    verdict[0] = verdict[0].toUpper();
+    pileVerdict_->setText(verdict);
 }
 
 bool HandScreen::selectCard(QPointF framePoint) {

@@ -112,6 +112,15 @@ public:
     QPushButton* useLakeRead_;
     QProgressBar* lakeLoading_;
     QStringList lakeTopsRead_;
+    // SPEC "Pile check": a lake pile in doubt, typed from the bottom up or read by the camera
+    QLineEdit* pileCards_;
+    QLabel* pileVerdict_;
+    QPushButton* pileFromCamera_;  // the camera reads the frame as one fanned pile (K)
+    QLabel* pileRead_;
+    QPushButton* usePileRead_;     // the camera's reading into pileCards_, to be put right by hand
+    QStringList pileReadCards_;
+    void showPileVerdict();
+    static QString pileVerdictText(const scoring::PileCheck& check);  // "card 4 from the bottom is 5H, expected 4H."
     // a fanned Nertz pile counted by the face reader (distinct cards read), -1: nothing yet
     QLabel* fanRead_;
     QPushButton* useFanRead_;

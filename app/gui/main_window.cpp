@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QFileInfo>
@@ -389,6 +390,10 @@ bool MainWindow::renderScreens(const QString& dir, QString* error) {
         flow_->startScoring();
         flow_->setCaller(0);
         flow_->goTo(HandFlow::Step::Lake);
+        feed(plan.lakeFirst + 5);  // the clip's lake: the face reader marks the tops it reads
+        // a pile in doubt typed into the pile check (SPEC "Pile check")
+        if (auto* pile = findChild<QLineEdit*>("pileCards")) pile->setText("AH 2H 3H 5H");
+        if (!shot("05b-hand-lake")) return false;
         flow_->setLakeTops("7H 5S 2D", 0);  // 14 cards: the demo clip's sort
         flow_->goTo(HandFlow::Step::Backs);
         flow_->setCameraCounting(true);

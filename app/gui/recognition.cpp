@@ -6,6 +6,7 @@
 #include <map>
 #include <opencv2/imgproc.hpp>
 
+#include "nertz/scoring/referee.hpp"
 #include "nertz/vision/back_finder.hpp"
 #include "nertz/vision/back_matcher.hpp"
 #include "nertz/vision/back_signature.hpp"
@@ -55,7 +56,10 @@ void drawOutline(cv::Mat& frame, const std::array<QPointF, 4>& quad, QColor colo
     cv::polylines(frame, std::vector<std::vector<cv::Point>>{pts}, true, cv::Scalar(0, 0, 0), thickness + 2, cv::LINE_AA);
     cv::polylines(frame, std::vector<std::vector<cv::Point>>{pts}, true, bgr(colour), thickness, cv::LINE_AA);
     if (label.isEmpty()) return;
-    QPointF c = (quad[0] + quad[1] + quad[2] + quad[3]) / 4.0;
+    drawTag(frame, (quad[0] + quad[1] + quad[2] + quad[3]) / 4.0, colour, label);
+}
+
+void drawTag(cv::Mat& frame, QPointF c, QColor colour, const QString& label) {
     const std::string text = label.toStdString();
     int base = 0;
     const cv::Size ts = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, 0.5, 1, &base);
@@ -467,6 +471,9 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
     } else {
         try {
             const vi::Detection det = impl_->detector->detect(frame);
+            // the frame read as one fanned pile, ordered from the end its ace lies at
+            const vi::FannedPile fan = vi::readFannedPile(det);
+            for (const auto& c : fan.bottomToTop) r.pile << QString::fromStdString(c.name());
             // one top a pile (a card peeking out under it left out), the piles not read, and what
             // no card found explains (read on the frame before anything is drawn on it)
             vi::LakeTops lake = vi::readLakeTops(det, frame);
@@ -479,9 +486,11 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             vi::checkAgainstDecks(lake, decks);
             for (const auto& c : lake.beyondDecks) r.beyondDecks << QString::fromStdString(c.name());
             for (const auto s : lake.suitsBeyondDecks) r.suitsBeyondDecks << QString::fromUtf8(scoring::suitName(s).data());
+            const bool pileCheck = pileCheck_;
             for (const auto& c : det.cards) {
                 if (!c.face) continue;
                 r.faces << QString::fromStdString(c.face->name());
+                if (pileCheck) continue;  // the pile's cards are marked below, by their order
                 if (c.quad) drawOutline(frame, toQuad(*c.quad), QColor("#00838f"), r.faces.back(), 2);
                 else if (!c.indices.empty()) {
                     const auto& b = c.indices.front().box;
@@ -494,9 +503,19 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             r.unread = static_cast<int>(lake.unread.size());
             r.unexplained = static_cast<int>(lake.unexplained.size());
             r.backs = static_cast<int>(lake.backs.size());
-            for (const auto& q : lake.unread) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
-            for (const auto& q : lake.unexplained) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
-            for (const auto& q : lake.backs) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+            if (pileCheck) {
+                // each card's number from the bottom at its index; from the first wrong card on, red
+                const scoring::PileCheck check = scoring::checkLakePile(fan.bottomToTop);
+                for (std::size_t i = 0; i < fan.bottomToTop.size(); ++i) {
+                    const bool wrong = check.firstWrong && i >= *check.firstWrong;
+                    drawTag(frame, QPointF(fan.at[i].x, fan.at[i].y), QColor(wrong ? "#c62828" : "#00838f"),
+                            QString("%1 %2").arg(i + 1).arg(r.pile[int(i)]));
+                }
+            } else {
+                for (const auto& q : lake.unread) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+                for (const auto& q : lake.unexplained) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+                for (const auto& q : lake.backs) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);
+            }
             if (r.faces.isEmpty()) r.problem = "No top card could be read in this frame: type the tops by hand, or skip the checksum.";
             else if (r.unread > 0)
                 r.problem = QString("%1 face-up card%2 outlined but not read (marked ?): type %3 pile top%2 too")
@@ -532,7 +551,8 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                                 .arg(decks)
                                 .arg(decks == 1 ? "" : "s")
                                 .arg(decks == 1 ? "s" : "ve");
-            summary = QString("Lake: %1 top cards read").arg(r.tops.size());
+            summary = pileCheck ? QString("Pile check: %1 cards read").arg(r.pile.size())
+                                : QString("Lake: %1 top cards read").arg(r.tops.size());
         } catch (const std::exception& e) {
             r.problem = QString("The face reader failed on this frame (%1).").arg(e.what());
             summary = "Lake: nothing read";

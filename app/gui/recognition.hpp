@@ -97,6 +97,10 @@ struct LakeReading {
     QStringList beyondDecks;  // faces read on more tops than the seats' decks (vision::checkAgainstDecks)
     QStringList suitsBeyondDecks;  // suits ("diamonds") read on more tops than the seats' decks have aces of
     QString problem;    // models missing, nothing read, ...
+    // SPEC "Pile check": the frame read as one fanned lake pile (vision::readFannedPile), its cards
+    // from the bottom up (empty where no card was read). Read on every Lake frame; it means
+    // something only when one pile is fanned out in view (RecognitionAnalyzer::setPileCheck).
+    QStringList pile;
 };
 
 // A seat's back to count against (signature empty: its cards come out unknown).
@@ -140,6 +144,10 @@ public:
     void resetDeal();
     // Enrol mode keeps the last few views; starts a new deck's collection.
     void resetEnrolment();
+    // Lake mode marks the cards of a fanned pile on the frame instead of the lake's tops: each
+    // card's number from the bottom at its corner index, from the first wrong card on in red.
+    void setPileCheck(bool on) { pileCheck_ = on; }
+    bool pileCheck() const { return pileCheck_; }
     quint64 framesAnalysed() const { return frames_; }
     bool detectorLoaded() const { return detectorState_ == 2; }
 
@@ -159,11 +167,14 @@ private:
     std::atomic<quint64> frames_{0};
     std::atomic<int> detectorState_{0};       // 0 not loaded, 1 failed, 2 loaded
     std::atomic<bool> restartStream_{false};  // Deal: the next frame starts from a new rest
+    std::atomic<bool> pileCheck_{false};      // Lake: mark a fanned pile's cards (setPileCheck)
     QVariant result_;
 };
 
 // Draws a quad outline with a label on a BGR frame (used by the analyzer; exposed for tests).
 void drawOutline(cv::Mat& bgr, const std::array<QPointF, 4>& quad, QColor colour, const QString& label, int thickness);
+// Draws a label on a filled box of `colour` centred at `at` (frame pixels) on a BGR frame.
+void drawTag(cv::Mat& bgr, QPointF at, QColor colour, const QString& label);
 
 }  // namespace nertz::gui
 

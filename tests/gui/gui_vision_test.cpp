@@ -55,6 +55,22 @@ void writeFrames(const DemoClipFrames& clip, int first, int end, int step, const
         cv::imwrite(QString("%1/f%2.png").arg(dir).arg(f, 4, 10, QChar('0')).toStdString(), clip.frames[f]);
 }
 
+// A lake pile fanned out from its ace, `bottomToTop`, in the clip's art (real or painted) on the
+// clip's cloth colour, turned by `turn` radians, each card a quarter of its width along the one under
+// it, so that every corner index shows; written as f0000.png into `dir` (a folder source).
+void writeFannedPile(const QStringList& bottomToTop, bool realArt, double turn, const QString& dir) {
+    cv::Mat table(480, 640, CV_8UC3, cv::Scalar(60, 110, 40));
+    const cv::Point2f along(float(std::cos(turn)), float(std::sin(turn))), down(-along.y, along.x);
+    const float h = 190.f, w = h / 1.4f;
+    const cv::Point2f first = cv::Point2f(320, 240) - along * (0.5f * w + 0.13f * w * float(bottomToTop.size() - 1)) - down * (0.5f * h);
+    for (int k = 0; k < bottomToTop.size(); ++k) {
+        const cv::Point2f tl = first + along * (float(k) * 0.26f * w);
+        nertz::vision::drawCard(table, demoClipFace(bottomToTop[k], realArt), {tl, tl + along * w, tl + along * w + down * h, tl + down * h});
+    }
+    QDir().mkpath(dir);
+    cv::imwrite(QString("%1/f0000.png").arg(dir).toStdString(), table);
+}
+
 }  // namespace
 
 class VisionTest : public QObject {
@@ -200,6 +216,34 @@ private slots:
         qInfo("lake step: %s", qPrintable(lakeRead->text()));
         QVERIFY(!find<QProgressBar>(w, "lakeLoading")->isVisible());
         QCOMPARE(find<QPushButton>(w, "useLakeRead")->isEnabled(), lakeRead->text().startsWith("Camera reads"));
+
+        // --- SPEC "Pile check": a lake pile in doubt, fanned out from its ace under the camera (the
+        // 5H laid before the 4H), then typed
+        writeFannedPile({"AH", "2H", "3H", "5H", "4H", "6H"}, clip_.realArt, 0.3, dir.filePath("pile"));
+        QVERIFY(find<QLabel>(w, "pileRead")->text().isEmpty());
+        click(w, "pileFromCamera");
+        QVERIFY(w.recognizer().pileCheck());
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("pile"), {}}, false));
+        auto* pileRead = find<QLabel>(w, "pileRead");
+        QTRY_VERIFY_WITH_TIMEOUT(pileRead->text().startsWith("Camera reads") || pileRead->text().startsWith("Camera: "), 30000);
+        qInfo("pile check from the camera: %s", qPrintable(pileRead->text()));
+        QCOMPARE(pileRead->text(), QString("Camera reads AH 2H 3H 5H 4H 6H from the bottom up: card 4 from the bottom is 5H, expected 4H."));
+        click(w, "usePileRead");  // the camera's reading into the field, to be put right by hand
+        auto* pileCards = find<QLineEdit>(w, "pileCards");
+        auto* pileVerdict = find<QLabel>(w, "pileVerdict");
+        QCOMPARE(pileCards->text(), QString("AH 2H 3H 5H 4H 6H"));
+        QCOMPARE(pileVerdict->text(), QString("Card 4 from the bottom is 5H, expected 4H."));
+        pileCards->setText("AH 2H 3H 4H 5H 6H");
+        QCOMPARE(pileVerdict->text(), QString("In order, A up to its top in one suit."));
+        pileCards->setText("AH 2S");
+        QCOMPARE(pileVerdict->text(), QString("Card 2 from the bottom is 2S, expected 2H."));
+        pileCards->setText("AH 2X");
+        QVERIFY2(pileVerdict->text().startsWith("\"2X\" is not a card name"), qPrintable(pileVerdict->text()));
+        QCOMPARE(flow.lakeTopsText(), QString());  // the pile check leaves the lake's tops alone
+        click(w, "pileFromCamera");  // off: the lake's tops marked again
+        QVERIFY(!w.recognizer().pileCheck());
+        QVERIFY(pileRead->text().isEmpty());
+
         find<QLineEdit>(w, "lakeTops")->setText("7H 7S");
         QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("sorted"), {}}, false));
         click(w, "stepNext");
