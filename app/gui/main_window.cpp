@@ -138,6 +138,10 @@ MainWindow::MainWindow(LeagueService& service, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // Hidden first, while every part lives: hiding takes the focus from a field, and a field's
+    // focus-out handler may still use the hand flow (the lake tops field applies its tops), which
+    // goes before ~QWidget would hide the window.
+    hide();
     if (source_) source_->stop();
     source_.reset();
     worker_.reset();  // joins the worker thread before the views go

@@ -94,6 +94,16 @@ private slots:
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::Lake);
         typeInto(w, "lakeTops", "7H KS");  // checksum 7 + 13 = 20
+        // SPEC "Pile check"; nna-singles: "All Lake piles begin with an ace", "played in ascending
+        // order, of the same suit"
+        typeInto(w, "pileCards", "AD 2D 3D");
+        QCOMPARE(find<QLabel>(w, "pileVerdict")->text(), QString("In order, A up to its top in one suit."));
+        typeInto(w, "pileCards", "2D 3D");
+        QCOMPARE(find<QLabel>(w, "pileVerdict")->text(), QString("Card 1 from the bottom is 2D, expected AD."));
+        typeInto(w, "pileCards", "AD 2D 3C");
+        QCOMPARE(find<QLabel>(w, "pileVerdict")->text(), QString("Card 3 from the bottom is 3C, expected 3D."));
+        typeInto(w, "pileCards", "AD 11D");
+        QVERIFY(find<QLabel>(w, "pileVerdict")->text().startsWith("\"11D\" is not a card name"));
         click(w, "stepNext");
         QCOMPARE(flow.step(), HandFlow::Step::Backs);
         clickTimes(w, "lake_0_plus5", 3);  // Ann 15 ...
@@ -166,6 +176,40 @@ private slots:
         QCOMPARE(flow.game().game.totals(), (std::vector<int>{0, 0}));
     }
 
+    // The window closed (File > Quit, the end of main) while the lake tops field has typed text and
+    // the focus: its focus-out applies the tops, and that ran on a hand flow already destroyed (a
+    // crash on quitting, until 2026-12-03). The window now hides before its parts go.
+    void closingWithLakeTopsBeingTypedDoesNotCrash() {
+        QTemporaryDir dir;
+        LeagueService service(dir.filePath("club.sqlite"));
+        service.addLeague("L");
+        service.addPlayer("Ann");
+        service.addPlayer("Bo");
+        nertz::db::NewGame g;
+        g.league = "L";
+        g.rules = nertz::scoring::preset("nna");
+        g.sides = {{"Ann", {}, {}}, {"Bo", {}, {}}};
+        service.createGame(g);
+        {
+            MainWindow w(service);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            w.openLatestGame();
+            w.showPage(MainWindow::Page::Hand);
+            HandFlow& flow = w.handFlow();
+            click(w, "nertzCalled");
+            click(w, "caller_0");
+            click(w, "stepNext");
+            QCOMPARE(flow.step(), HandFlow::Step::Lake);
+            auto* tops = find<QLineEdit>(w, "lakeTops");
+            tops->setFocus();
+            QTest::keyClicks(tops, "7H KS");
+            QCOMPARE(QApplication::focusWidget(), tops);
+        }  // the window goes here, the field still focused: a crash fails the test
+    }
+
     void keyboardDrivesTheHandFlow() {
         QTemporaryDir dir;
         const QString file = dir.filePath("club.sqlite");
@@ -195,6 +239,18 @@ private slots:
         QCOMPARE(flow.caller(), std::optional<int>(1));
         QTest::keyClick(screen, Qt::Key_Return);
         QCOMPARE(flow.step(), HandFlow::Step::Lake);
+        // K in a field is a letter (a king); on the screen it turns the camera's pile check on and off
+        auto* pileCamera = find<QPushButton>(w, "pileFromCamera");
+        QTest::keyClicks(find<QLineEdit>(w, "pileCards"), "AS 2S 3S KS");
+        QVERIFY(!pileCamera->isChecked());
+        QCOMPARE(find<QLabel>(w, "pileVerdict")->text(), QString("Card 4 from the bottom is KS, expected 4S."));
+        screen->setFocus();
+        QTest::keyClick(screen, Qt::Key_K);
+        QVERIFY(pileCamera->isChecked());
+        QVERIFY(find<QLabel>(w, "pileRead")->isVisibleTo(screen));
+        QTest::keyClick(screen, Qt::Key_K);
+        QVERIFY(!pileCamera->isChecked());
+        find<QLineEdit>(w, "lakeTops")->setFocus();
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);  // skip the lake tops
         QCOMPARE(flow.step(), HandFlow::Step::Backs);
         QTest::keyClick(screen, Qt::Key_1);
