@@ -1,12 +1,17 @@
 // lake / eval-lake: the lake checksum from a picture of the lake's piles, and how often it is right
-// on a labelled synthetic set (issue 5, "Lake checksum from a picture").
+// on a labelled synthetic set (issue 5, "Lake checksum from a picture"); pile / eval-pile: the pile
+// check of a fanned lake pile (SPEC, "Pile check"), and how often a picture of one is read right.
 #include <algorithm>
+#include <cstdlib>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "commands.hpp"
@@ -36,16 +41,21 @@ struct TruePile {
     vi::Quad quad;
 };
 
-// The piles of a scene written by `synth --kind lake`, from its cards (listed bottom to top, each
-// pile's cards one after another, ace side first): a card continues the pile before it when it is
-// of its suit, of a higher rank (one a lower card is left out where no deck held it) and lies within
-// 0.3 of a card of it (the generator squares a pile to 0.07 of a card; piles lie a card apart).
-// Throws for a file that is not such a scene. Lake scenes written before 2026-12-02 hold piles of
-// mixed cards (scene.cpp, Layout::lake): each such card starts a pile of its own here.
-std::vector<TruePile> lakePiles(const fs::path& file, std::string& image, int& decks) {
+// A card of a labelled scene (cards/NAME.json): its face and outline.
+struct LabelledCard {
+    scoring::Card face;
+    vi::Quad quad;
+};
+
+// A scene file written by `synth --kind KIND`, where every card lies face up (lake and pile scenes):
+// the whole record, its picture (`image`) and its cards as listed, bottom to top. `anyDeck`: faces
+// of the NERTZ colour deck too (else standard cards only). Throws an InputError of DIR naming the
+// file and what is wrong for a file that is not such a scene.
+io::Json faceUpScene(const fs::path& file, const std::string& kind, bool anyDeck, std::string& image,
+                     std::vector<LabelledCard>& cards) {
     auto bad = [&](const std::string& what) {
-        return sc("DIR", file.string() + ": not a lake scene of 'nertzref-cli synth --kind lake' (" +
-                             what + ")");
+        return sc("DIR", file.string() + ": not a " + kind + " scene of 'nertzref-cli synth --kind " + kind +
+                             "' (" + what + ")");
     };
     io::Json s;
     try {
@@ -55,18 +65,18 @@ std::vector<TruePile> lakePiles(const fs::path& file, std::string& image, int& d
     }
     if (!s.is_object() || !s.contains("image") || !s["image"].is_string()) throw bad("no \"image\"");
     image = s["image"].get<std::string>();
-    // the decks in play (one a player, as the table knows); 0 where the file does not say
-    decks = s.contains("decks") && s["decks"].is_array() ? int(s["decks"].size()) : 0;
     if (!s.contains("cards") || !s["cards"].is_array()) throw bad("no \"cards\" list");
-    std::vector<TruePile> piles;
+    cards.clear();
     for (std::size_t k = 0; k < s["cards"].size(); ++k) {
         const io::Json& c = s["cards"][k];
         const std::string at = "cards[" + std::to_string(k) + "]";
         if (!c.is_object() || !c.contains("side") || c["side"] != "face")
             throw bad(at + " is not a face-up card");
         std::optional<scoring::Card> face;
-        if (c.contains("face") && c["face"].is_string())
-            face = scoring::parseCard(c["face"].get<std::string>(), scoring::DeckKind::Standard);
+        if (c.contains("face") && c["face"].is_string()) {
+            const std::string name = c["face"].get<std::string>();
+            face = anyDeck ? scoring::parseAnyCard(name) : scoring::parseCard(name, scoring::DeckKind::Standard);
+        }
         if (!face) throw bad(at + " has no \"face\" of a card");
         const io::Json q = c.contains("quad") ? c["quad"] : io::Json();
         bool ok = q.is_array() && q.size() == 4;
@@ -76,18 +86,70 @@ std::vector<TruePile> lakePiles(const fs::path& file, std::string& image, int& d
         vi::Quad quad;
         for (std::size_t p = 0; p < 4; ++p)
             quad[p] = {q[p][0].get<float>(), q[p][1].get<float>()};
+        cards.push_back({*face, quad});
+    }
+    return s;
+}
+
+// The piles of a scene written by `synth --kind lake`, from its cards (listed bottom to top, each
+// pile's cards one after another, ace side first): a card continues the pile before it when it is
+// of its suit, of a higher rank (one a lower card is left out where no deck held it) and lies within
+// 0.3 of a card of it (the generator squares a pile to 0.07 of a card; piles lie a card apart).
+// Throws for a file that is not such a scene. Lake scenes written before 2026-12-02 hold piles of
+// mixed cards (scene.cpp, Layout::lake): each such card starts a pile of its own here.
+std::vector<TruePile> lakePiles(const fs::path& file, std::string& image, int& decks) {
+    std::vector<LabelledCard> cards;
+    const io::Json s = faceUpScene(file, "lake", false, image, cards);
+    // the decks in play (one a player, as the table knows); 0 where the file does not say
+    decks = s.contains("decks") && s["decks"].is_array() ? int(s["decks"].size()) : 0;
+    std::vector<TruePile> piles;
+    for (const auto& [face, quad] : cards) {
         if (!piles.empty()) {
             TruePile& last = piles.back();
-            if (last.top.suit == face->suit && face->rank > last.top.rank &&
+            if (last.top.suit == face.suit && face.rank > last.top.rank &&
                 cv::norm(vi::quadCentre(last.quad) - vi::quadCentre(quad)) <
                     0.3 * vi::quadSides(quad).height) {
-                last = {*face, quad};
+                last = {face, quad};
                 continue;
             }
         }
-        piles.push_back({*face, quad});
+        piles.push_back({face, quad});
     }
     return piles;
+}
+
+// A scene written by `synth --kind pile`: one fanned lake pile, its cards bottom to top (the
+// order the generator lays them in and writes them: Scene::cards), and the fault put in it
+// ("none", "swap", "suit", "missing", "repeat"; models/training/SYNTH.md). Throws an InputError of
+// DIR for a file that is not such a scene (one without a "pile" record among them).
+struct PileScene {
+    std::string image;
+    std::vector<scoring::Card> bottomToTop;
+    std::string fault;
+};
+PileScene pileScene(const fs::path& file) {
+    PileScene p;
+    std::vector<LabelledCard> cards;
+    const io::Json s = faceUpScene(file, "pile", true, p.image, cards);
+    if (!s.contains("pile") || !s["pile"].is_object() || !s["pile"].contains("fault") ||
+        !s["pile"]["fault"].is_string())
+        throw sc("DIR", file.string() + ": not a pile scene of 'nertzref-cli synth --kind pile' (no \"pile\" "
+                                        "record with its \"fault\")");
+    if (cards.empty())
+        throw sc("DIR", file.string() + ": not a pile scene of 'nertzref-cli synth --kind pile' (no card)");
+    p.fault = s["pile"]["fault"].get<std::string>();
+    for (const auto& c : cards) p.bottomToTop.push_back(c.face);
+    return p;
+}
+
+// What `pile --image` reads in a picture of a fanned pile, and eval-pile scores: the still
+// picture's detection, each card at its corner index, ordered from the pile's bottom
+// (vision::readFannedPile). `ms`: the time it took.
+vi::FannedPile readPilePicture(vi::Detector& detector, const cv::Mat& img, double* ms = nullptr) {
+    const auto start = std::chrono::steady_clock::now();
+    vi::FannedPile pile = vi::readFannedPile(detector.detect(img));
+    if (ms) ms[0] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return pile;
 }
 
 void addLake(CLI::App& app) {
@@ -359,7 +421,7 @@ void addPile(CLI::App& app) {
             } catch (const vi::ImageError& e) {
                 throw sc("image", e.what());
             }
-            const vi::FannedPile pile = vi::readFannedPile(stillDetector(a->models)->detect(img));
+            const vi::FannedPile pile = readPilePicture(*stillDetector(a->models), img);
             cards = pile.bottomToTop;
             at = pile.at;
         } else {
@@ -400,12 +462,152 @@ void addPile(CLI::App& app) {
     });
 }
 
+// How often `pile --image` reads a fanned lake pile right, on pile scenes written by `nertzref-cli
+// synth --kind pile` (each names its cards bottom to top and the fault put in it, if any).
+void addEvalPile(CLI::App& app) {
+    struct Args {
+        std::string dir, models;
+        int limit = 0;
+        bool json = false, verbose = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand(
+        "eval-pile",
+        "score the pile check from a picture (pile --image) on pile scenes written by 'nertzref-cli "
+        "synth --kind pile': piles read exactly, the verdict, the first wrong card named, the cards "
+        "read, and timing");
+    cmd->add_option("DIR", a->dir, "folder written by 'nertzref-cli synth --kind pile' (images/, cards/)")
+        ->required();
+    cmd->add_option("--limit", a->limit, "score only the first N scenes");
+    cmd->add_option("--models", a->models, "model folder (default: as detect)");
+    cmd->add_flag("--verbose", a->verbose,
+                  "one line per scene on stderr (also with NERTZ_EVAL_SCENES=1, as eval-count)");
+    cmd->add_flag("--json", a->json, "JSON on stdout");
+    cmd->callback([a] {
+        const fs::path dir(a->dir);
+        const std::vector<fs::path> files = sceneFiles(a->dir, a->limit, " --kind pile");
+        // every scene file is checked before the models load or any picture is read
+        std::vector<PileScene> truth;
+        for (const auto& f : files) truth.push_back(pileScene(f));
+        const char* env = std::getenv("NERTZ_EVAL_SCENES");
+        const bool verbose = a->verbose || (env && std::string(env) != "0");
+        const auto detector = stillDetector(a->models);
+        // by the fault put in the pile ("none" first), and all together ("")
+        struct Score {
+            int scenes = 0, exact = 0, verdictRight = 0, faulty = 0, namedRight = 0;
+        };
+        std::map<std::string, Score> byFault;
+        int falseAlarms = 0, missedFaults = 0;
+        long cardsTrue = 0, cardsRead = 0, cardsRight = 0;
+        std::vector<double> ms;
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            const PileScene& t = truth[i];
+            cv::Mat img;
+            try {
+                img = vi::loadImage((dir / t.image).string());
+            } catch (const vi::ImageError& e) {
+                throw sc("DIR", files[i].string() + ": " + e.what());
+            }
+            double took = 0;
+            const std::vector<scoring::Card> read = readPilePicture(*detector, img, &took).bottomToTop;
+            ms.push_back(took);
+            const scoring::PileCheck want = scoring::checkLakePile(t.bottomToTop);
+            const scoring::PileCheck got = scoring::checkLakePile(read);
+            const bool exact = read == t.bottomToTop;
+            const bool verdict = got.ok == want.ok;
+            // the first wrong card named right: at the same place, the same card
+            const bool named = !want.ok && got.firstWrong == want.firstWrong && got.found == want.found;
+            falseAlarms += want.ok && !got.ok ? 1 : 0;
+            missedFaults += !want.ok && got.ok ? 1 : 0;
+            // the cards read that are cards of the pile (each true card matched once)
+            std::multiset<scoring::Card> left(t.bottomToTop.begin(), t.bottomToTop.end());
+            int right = 0;
+            for (const auto& c : read)
+                if (const auto it = left.find(c); it != left.end()) left.erase(it), ++right;
+            cardsTrue += long(t.bottomToTop.size());
+            cardsRead += long(read.size());
+            cardsRight += right;
+            for (const std::string& key : {std::string(), t.fault}) {
+                Score& s = byFault[key];
+                ++s.scenes;
+                s.exact += exact ? 1 : 0;
+                s.verdictRight += verdict ? 1 : 0;
+                s.faulty += want.ok ? 0 : 1;
+                s.namedRight += named ? 1 : 0;
+            }
+            if (verbose) {
+                auto names = [](const std::vector<scoring::Card>& cs) {
+                    std::string out;
+                    for (const auto& c : cs) out += (out.empty() ? "" : " ") + c.name();
+                    return out.empty() ? std::string("(none)") : out;
+                };
+                std::cerr << t.image << ": fault " << t.fault << ", true " << names(t.bottomToTop) << ", read "
+                          << names(read) << (exact ? " exact" : " wrong") << ", verdict "
+                          << (got.ok ? "ok" : "not ok") << (verdict ? " (right)" : " (wrong)");
+                if (!want.ok) std::cerr << ", first wrong card " << (named ? "named right" : "not named right");
+                std::cerr << "\n";
+            }
+            if ((i + 1) % 20 == 0 || i + 1 == files.size())
+                std::cerr << "eval-pile: " << i + 1 << "/" << files.size() << " scenes, exact "
+                          << byFault[""].exact << "\n";
+        }
+        const Score& all = byFault[""];
+        const double n = double(files.size());
+        const double recall = cardsTrue ? double(cardsRight) / double(cardsTrue) : 0.0;
+        const double namedShare = all.faulty ? double(all.namedRight) / double(all.faulty) : 0.0;
+        io::Json faults = io::Json::object();
+        for (const auto& [fault, s] : byFault)
+            if (!fault.empty())
+                faults[fault] = {{"scenes", s.scenes}, {"exact", s.exact}, {"verdict_right", s.verdictRight},
+                                 {"named_right", s.namedRight}};
+        const io::Json j{
+            {"scenes", files.size()},
+            {"exact", all.exact},
+            {"exact_share", double(all.exact) / n},
+            {"verdict_right", all.verdictRight},
+            {"verdict_share", double(all.verdictRight) / n},
+            {"false_alarms", falseAlarms},
+            {"missed_faults", missedFaults},
+            {"faulty", all.faulty},
+            {"named_right", all.namedRight},
+            {"named_share", namedShare},
+            {"cards", {{"true", cardsTrue}, {"read", cardsRead}, {"right", cardsRight},
+                       {"misread", cardsRead - cardsRight}, {"recall", recall}}},
+            {"by_fault", faults},
+            {"ms", {{"median", percentile(ms, 0.5)}, {"p95", percentile(ms, 0.95)}}}};
+        if (a->json) {
+            std::cout << io::dumpJson(j) << "\n";
+            return;
+        }
+        std::cout << std::fixed << std::setprecision(3);
+        std::cout << "scenes " << files.size() << ": pile read exactly (every card, in order) in "
+                  << all.exact << " (" << double(all.exact) / n << ")\n";
+        std::cout << "verdict (ok or not, as the check on the true cards) right in " << all.verdictRight
+                  << " (" << double(all.verdictRight) / n << "); right piles said wrong " << falseAlarms
+                  << ", faulty piles said ok " << missedFaults << "\n";
+        std::cout << "faulty piles " << all.faulty << ": first wrong card named right (same place, same card) in "
+                  << all.namedRight << " (" << namedShare << ")\n";
+        std::cout << "cards: " << cardsRight << " of " << cardsTrue << " in the piles read (recall " << recall
+                  << "), " << cardsRead - cardsRight << " readings not a card of the pile (of " << cardsRead
+                  << " read)\n";
+        std::cout << "by fault:";
+        for (const auto& [fault, s] : byFault)
+            if (!fault.empty())
+                std::cout << " " << fault << " " << s.scenes << " (exact " << s.exact << ", verdict right "
+                          << s.verdictRight << ", named right " << s.namedRight << ");";
+        std::cout << "\n";
+        std::cout << std::setprecision(1) << "ms per picture: median " << percentile(ms, 0.5) << ", p95 "
+                  << percentile(ms, 0.95) << "\n";
+    });
+}
+
 }  // namespace
 
 void addLakeCommands(CLI::App& app, Context&) {
     addLake(app);
     addEvalLake(app);
     addPile(app);
+    addEvalPile(app);
 }
 
 }  // namespace nertz::cli

@@ -57,7 +57,7 @@ void addSynthCommand(CLI::App& app, Context&) {
     cmd->add_option("--out", args->out, "output folder (laid out like shared/data/real-cards)");
     cmd->add_option("--scenes", args->scenes, "number of scenes")->capture_default_str();
     cmd->add_option("--seed", args->seed, "seed; the same seed gives the same files")->capture_default_str();
-    cmd->add_option("--kind", args->kind, "faces|backs|mixed|lake|fan|ribbon|loose")->capture_default_str();
+    cmd->add_option("--kind", args->kind, "faces|backs|mixed|lake|fan|ribbon|loose|pile (pile: one fanned lake pile for a pile check, A up in one suit, half of them with one fault)")->capture_default_str();
     cmd->add_option("--designs", args->designs, "train|heldout|all (split: models/training/designs.json)")->capture_default_str();
     cmd->add_option("--size", args->size, "WxH, 'random' (640x480..1920x1080) or 'square' (random, stretched to 640x640)")
         ->capture_default_str();

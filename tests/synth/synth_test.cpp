@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "../cli/cli_runner.hpp"
 #include "nertz/scoring/error.hpp"
+#include "nertz/scoring/referee.hpp"
 #include "nertz/synth/card_art.hpp"
 #include "nertz/synth/dataset.hpp"
 #include "nertz/synth/design_split.hpp"
@@ -160,30 +162,72 @@ TEST(SynthArt, CourtCardsThatPrintNoIndexGetNoIndexBoxes) {
 }
 
 TEST(SynthScene, SameSeedSameBytes) {
-    sy::SceneOptions opt;
-    opt.size = {800, 600};
-    const sy::SceneGenerator gen(testDesigns(), opt);
-    const fs::path a = tempDir("det-a"), b = tempDir("det-b");
-    sy::DatasetOptions d;
-    d.scenes = 3;
-    d.seed = 42;
-    sy::writeDataset(a, gen, d);
-    sy::writeDataset(b, gen, d);
-    for (const auto& e : fs::directory_iterator(a / "labels")) {
-        const std::string name = e.path().filename().string();
-        EXPECT_EQ(slurp(e.path()), slurp(b / "labels" / name)) << name;
-        const std::string stem = e.path().stem().string();
-        EXPECT_EQ(slurp(a / "cards" / (stem + ".json")), slurp(b / "cards" / (stem + ".json"))) << stem;
-        EXPECT_EQ(slurp(a / "images" / (stem + ".jpg")), slurp(b / "images" / (stem + ".jpg"))) << stem;
+    for (const char* kind : {"mixed", "pile"}) {
+        sy::SceneOptions opt;
+        opt.kind = sy::parseSceneKind(kind);
+        opt.size = {800, 600};
+        const sy::SceneGenerator gen(testDesigns(), opt);
+        const fs::path a = tempDir("det-a"), b = tempDir("det-b");
+        sy::DatasetOptions d;
+        d.scenes = 3;
+        d.seed = 42;
+        sy::writeDataset(a, gen, d);
+        sy::writeDataset(b, gen, d);
+        for (const auto& e : fs::directory_iterator(a / "labels")) {
+            const std::string name = e.path().filename().string();
+            EXPECT_EQ(slurp(e.path()), slurp(b / "labels" / name)) << kind << " " << name;
+            const std::string stem = e.path().stem().string();
+            EXPECT_EQ(slurp(a / "cards" / (stem + ".json")), slurp(b / "cards" / (stem + ".json"))) << kind << " " << stem;
+            EXPECT_EQ(slurp(a / "images" / (stem + ".jpg")), slurp(b / "images" / (stem + ".jpg"))) << kind << " " << stem;
+        }
+        // another seed gives another scene
+        d.seed = 43;
+        const fs::path c = tempDir("det-c");
+        sy::writeDataset(c, gen, d);
+        EXPECT_NE(slurp(c / "cards" / "synth_43_000000.json"), slurp(a / "cards" / "synth_42_000000.json")) << kind;
+        fs::remove_all(a);
+        fs::remove_all(b);
+        fs::remove_all(c);
     }
-    // another seed gives another scene
-    d.seed = 43;
-    const fs::path c = tempDir("det-c");
-    sy::writeDataset(c, gen, d);
-    EXPECT_NE(slurp(c / "cards" / "synth_43_000000.json"), slurp(a / "cards" / "synth_42_000000.json"));
-    fs::remove_all(a);
-    fs::remove_all(b);
-    fs::remove_all(c);
+}
+
+// A kind added later draws its random numbers in its own path only, so that every other kind's
+// scenes of a seed stay as they were (every figure measured on them stays comparable). The first
+// two scenes of `synth --seed 1 --size 800x600` (the test art and the colour deck) of each kind
+// are held here as a fingerprint of their cards: faces, sides, decks, backs and corners to a tenth
+// of a pixel, FNV-1a. Recorded from the binary before the `pile` kind (2026-12-03), whose images,
+// labels and card files of all seven kinds (seed 5, random sizes, the train designs) the binary
+// after it writes byte for byte. A mismatch means that kind's scenes changed: say so where its
+// figures are recorded, then update the number.
+TEST(SynthScene, OtherKindsScenesStayAsTheyWereWhenAKindIsAdded) {
+    static const std::map<std::string, std::uint64_t> kExpected{
+        {"faces", 9913769695333910330ull}, {"backs", 2357442335538353733ull},
+        {"mixed", 4453186898873793170ull}, {"lake", 5168646390464099464ull},
+        {"fan", 11643119765551215120ull},  {"ribbon", 3313010432047642397ull},
+        {"loose", 7329080968855491129ull}};
+    for (const auto& [kind, expected] : kExpected) {
+        sy::SceneOptions opt;
+        opt.kind = sy::parseSceneKind(kind);
+        opt.size = {800, 600};
+        const sy::SceneGenerator gen(testDesigns(), opt);
+        std::uint64_t h = 14695981039346656037ull;
+        for (std::uint64_t seed : {1000003ull, 1000004ull}) {  // as writeDataset seeds --seed 1
+            const auto j = nlohmann::json::parse(sy::sceneJson(gen.generate(seed), "x", seed));
+            std::string text;
+            for (const auto& c : j.at("cards")) {
+                text += c.at("face").get<std::string>() + " " + c.at("side").get<std::string>() + " " +
+                        std::to_string(c.at("deck").get<int>()) + " " + c.at("back").get<std::string>();
+                for (const auto& p : c.at("quad")) {
+                    char xy[64];
+                    std::snprintf(xy, sizeof xy, " %.1f,%.1f", p[0].get<double>(), p[1].get<double>());
+                    text += xy;
+                }
+                text += "\n";
+            }
+            for (const unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+        }
+        EXPECT_EQ(h, expected) << kind << ": its scenes of seed 1 changed";
+    }
 }
 
 TEST(SynthScene, LabelsAgreeWithTheCardRecords) {
@@ -1244,6 +1288,92 @@ TEST(SynthScene, LakePilesAreOneSuitRisingAsARealLakes) {
     EXPECT_GE(deckCounts.size(), 2u);  // scenes of several decks, whose cards share piles
 }
 
+// SPEC, "Pile check": a `pile` scene fans out one lake pile face up as a player does to have it
+// checked. Its cards (written bottom to top, as laid) are A, 2, 3, ... up to the pile record's top,
+// in one suit, from any of the players' decks (each deck giving a card once), except for the one
+// fault the record names: undone, it gives that pile back, and checkLakePile names the first wrong
+// card where the record says. About half the piles hold a fault, every fault occurs, the piles
+// have many sizes, every card's middle lies in the picture, and the corner index of most cards
+// under another shows.
+TEST(SynthScene, PileScenesAreOneSuitFromTheAceBarOneFault) {
+    namespace sc = nertz::scoring;
+    sy::SceneOptions opt;
+    opt.kind = sy::parseSceneKind("pile");
+    opt.randomSize = true;
+    static const auto art = sy::loadCardArt(NERTZ_TEST_CARDART);
+    const sy::SceneGenerator gen(art, opt);
+    std::map<std::string, int> faults;
+    std::set<std::size_t> sizes;
+    int under = 0, underShowing = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        const sy::Scene s = gen.generate(seed);
+        ASSERT_TRUE(s.pile) << "scene " << seed;
+        const sy::ScenePile& p = *s.pile;
+        ++faults[p.fault];
+        const auto top = sc::parseCard(p.top, sc::DeckKind::Standard);
+        ASSERT_TRUE(top) << p.top;
+        std::vector<sc::Card> want;  // A .. top
+        for (int r = sc::kAce; r <= int(top->rank); ++r) want.push_back(sc::Card{sc::Rank(r), top->suit});
+        std::vector<sc::Card> cards;
+        std::set<std::pair<int, std::string>> dealt;
+        const cv::Rect2f frame(0, 0, float(s.image.cols), float(s.image.rows));
+        for (std::size_t k = 0; k < s.cards.size(); ++k) {
+            const sy::SceneCard& c = s.cards[k];
+            ASSERT_TRUE(c.faceUp) << "scene " << seed;
+            const auto card = sc::parseCard(c.face, sc::DeckKind::Standard);
+            ASSERT_TRUE(card) << c.face;
+            cards.push_back(*card);
+            EXPECT_TRUE(dealt.insert({c.deckId, c.face}).second) << "scene " << seed << ": deck " << c.deckId << " gave " << c.face << " twice";
+            EXPECT_TRUE(frame.contains((c.quad[0] + c.quad[2]) * 0.5f)) << "scene " << seed << ": " << c.face << " out of the picture";
+            if (k + 1 == s.cards.size()) continue;
+            ++under;
+            for (const auto& i : c.indices) {
+                if (!i.visible) continue;
+                ++underShowing;
+                break;
+            }
+        }
+        sizes.insert(cards.size());
+        const sc::PileCheck check = sc::checkLakePile(cards);
+        EXPECT_EQ(cards.front().rank, sc::kAce) << "scene " << seed << ": a pile starts at its ace";
+        if (p.fault == "none") {
+            EXPECT_EQ(cards, want) << "scene " << seed;
+            EXPECT_TRUE(check.ok);
+            EXPECT_EQ(p.at, 0);
+            continue;
+        }
+        ASSERT_FALSE(check.ok) << "scene " << seed << ": " << p.fault;
+        ASSERT_TRUE(check.firstWrong);
+        EXPECT_EQ(int(*check.firstWrong) + 1, p.at) << "scene " << seed << ": " << p.fault;
+        const std::size_t k = std::size_t(p.at - 1);  // the first card out of order
+        ASSERT_LT(k, cards.size());
+        std::vector<sc::Card> undone = cards;
+        if (p.fault == "swap") {
+            ASSERT_LT(k + 1, cards.size());
+            std::swap(undone[k], undone[k + 1]);
+        } else if (p.fault == "suit") {
+            EXPECT_NE(cards[k].suit, top->suit);
+            undone[k].suit = top->suit;
+        } else if (p.fault == "missing") {
+            undone.insert(undone.begin() + std::ptrdiff_t(k), sc::Card{sc::Rank(k + 1), top->suit});
+        } else if (p.fault == "repeat") {
+            // the same card again, from another deck
+            EXPECT_EQ(cards[k], cards[k - 1]) << "scene " << seed;
+            EXPECT_NE(s.cards[k].deckId, s.cards[k - 1].deckId) << "scene " << seed;
+            undone.erase(undone.begin() + std::ptrdiff_t(k));
+        } else {
+            ADD_FAILURE() << "scene " << seed << ": fault '" << p.fault << "'";
+        }
+        EXPECT_EQ(undone, want) << "scene " << seed << ": " << p.fault << " at " << p.at;
+    }
+    for (const char* f : {"swap", "suit", "missing", "repeat"}) EXPECT_GT(faults[f], 0) << f;
+    EXPECT_GE(faults["none"], 12);  // about half of 40
+    EXPECT_LE(faults["none"], 28);
+    EXPECT_GE(sizes.size(), 6u);
+    std::cout << under << " cards under another, " << underShowing << " showing a corner index\n";
+    EXPECT_GE(underShowing, under * 2 / 3);  // (the rest: under a hand, or a wide index on the test art)
+}
+
 // SPEC, "Pile check": "a fanned lake pile must read A, 2, 3, ... in one suit; the first wrong card
 // is named". `pile --image` reads a picture of one fanned pile (gnome-plastic's AH 2H 3H 5H 4H 6H,
 // each card a fifth of its width past the one under it, turned 20 degrees, and the same fan turned
@@ -1354,4 +1484,92 @@ TEST(SynthCli, EvalLakeScoresTheChecksumAndRefusesOtherScenes) {
     EXPECT_NE(refused.err.find("not a face-up card"), std::string::npos) << refused.err;
     fs::remove_all(out);
     fs::remove_all(backs);
+}
+
+// eval-pile scores `pile --image` on pile scenes: it reads each picture as `pile --image` does (the
+// same cards, in the same order), its counts agree with one another and with the scenes' card
+// files (the faulty piles, the cards in them), its text gives the documented lines, and bad input
+// (no folder, a folder with no scene, scenes of another kind) exits 2 naming what is wrong.
+TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
+    const fs::path out = tempDir("evalpile");
+    const auto r = runCli({"synth", "--out", out.string(), "--scenes", "5", "--seed", "3", "--kind", "pile",
+                           "--no-colour-deck", "--cardart", NERTZ_TEST_CARDART});
+    ASSERT_EQ(r.code, 0) << r.err;
+    ::setenv("NERTZ_EVAL_SCENES", "1", 1);
+    const auto e = runCli({"eval-pile", out.string(), "--json"});
+    ::unsetenv("NERTZ_EVAL_SCENES");
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto j = nlohmann::json::parse(e.out);
+    const int scenes = j.at("scenes").get<int>();
+    EXPECT_EQ(scenes, 5);
+    const int exact = j.at("exact").get<int>(), verdict = j.at("verdict_right").get<int>();
+    const int faulty = j.at("faulty").get<int>(), named = j.at("named_right").get<int>();
+    EXPECT_LE(exact, verdict);  // a pile read exactly gets the verdict right
+    EXPECT_LE(verdict, scenes);
+    EXPECT_EQ(j.at("false_alarms").get<int>() + j.at("missed_faults").get<int>(), scenes - verdict);
+    EXPECT_LE(named, faulty);
+    const auto& cards = j.at("cards");
+    const long truth = cards.at("true").get<long>(), read = cards.at("read").get<long>(), right = cards.at("right").get<long>();
+    EXPECT_LE(right, std::min(truth, read));
+    EXPECT_EQ(cards.at("misread").get<long>(), read - right);
+    EXPECT_NEAR(cards.at("recall").get<double>(), double(right) / double(truth), 1e-9);
+    int byFault = 0;
+    for (const auto& [fault, f] : j.at("by_fault").items()) {
+        byFault += f.at("scenes").get<int>();
+        EXPECT_LE(f.at("exact").get<int>(), f.at("verdict_right").get<int>()) << fault;
+    }
+    EXPECT_EQ(byFault, scenes);
+    EXPECT_GE(j.at("ms").at("p95").get<double>(), j.at("ms").at("median").get<double>());
+    EXPECT_GT(j.at("ms").at("median").get<double>(), 0.0);
+    // the scenes' own records: the faulty piles and the cards in them
+    long trueCards = 0;
+    int trueFaulty = 0;
+    for (const auto& f : fs::directory_iterator(out / "cards")) {
+        const auto s = nlohmann::json::parse(slurp(f.path()));
+        trueCards += long(s.at("cards").size());
+        trueFaulty += s.at("pile").at("fault") != "none" ? 1 : 0;
+    }
+    EXPECT_EQ(truth, trueCards);
+    EXPECT_EQ(faulty, trueFaulty);
+    // NERTZ_EVAL_SCENES=1: a line a scene on stderr, giving what was read; `pile --image` reads the same
+    const auto perScene = lines(e.err);
+    const std::string name = "images/synth_3_000000.jpg: ";
+    const auto line = std::find_if(perScene.begin(), perScene.end(), [&](const std::string& l) { return l.rfind(name, 0) == 0; });
+    ASSERT_NE(line, perScene.end()) << e.err;
+    const auto p = runCli({"pile", "--image", (out / "images" / "synth_3_000000.jpg").string(), "--json"});
+    ASSERT_EQ(p.code, 0) << p.err;
+    std::string readByPile;
+    const auto pj = nlohmann::json::parse(p.out);
+    for (const auto& c : pj.at("cards")) readByPile += (readByPile.empty() ? "" : " ") + c.get<std::string>();
+    if (readByPile.empty()) readByPile = "(none)";
+    EXPECT_NE(line->find(", read " + readByPile + " "), std::string::npos) << *line << " / " << p.out;
+
+    const auto text = runCli({"eval-pile", out.string()});
+    ASSERT_EQ(text.code, 0) << text.err;
+    for (const char* l : {"scenes 5: pile read exactly (every card, in order) in ", "verdict (ok or not, as the check on the true cards) right in ",
+                          "first wrong card named right (same place, same card) in ", " in the piles read (recall ",
+                          "by fault:", "ms per picture: median "})
+        EXPECT_NE(text.out.find(l), std::string::npos) << l << "\n" << text.out;
+
+    // bad input: exit 2, nothing on stdout, what is wrong on stderr
+    const auto none = runCli({"eval-pile", (out / "nothing").string()});
+    EXPECT_EQ(none.code, 2);
+    EXPECT_TRUE(none.out.empty()) << none.out;
+    EXPECT_NE(none.err.find("no cards/ folder"), std::string::npos) << none.err;
+    const fs::path empty = tempDir("evalpile_empty");
+    fs::create_directories(empty / "cards");
+    const auto noScenes = runCli({"eval-pile", empty.string()});
+    EXPECT_EQ(noScenes.code, 2);
+    EXPECT_NE(noScenes.err.find("no scenes in"), std::string::npos) << noScenes.err;
+    const fs::path lake = tempDir("evalpile_lake");
+    ASSERT_EQ(runCli({"synth", "--out", lake.string(), "--scenes", "1", "--seed", "3", "--kind", "lake",
+                      "--no-colour-deck", "--cardart", NERTZ_TEST_CARDART}).code, 0);
+    const auto refused = runCli({"eval-pile", lake.string()});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_TRUE(refused.out.empty()) << refused.out;
+    EXPECT_NE(refused.err.find("synth_3_000000.json"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("not a pile scene"), std::string::npos) << refused.err;
+    fs::remove_all(out);
+    fs::remove_all(empty);
+    fs::remove_all(lake);
 }

@@ -97,7 +97,12 @@ std::string yoloLabels(const Scene& scene) {
 std::string sceneJson(const Scene& scene, const std::string& name, std::uint64_t seed) {
     std::ostringstream o;
     o << "{\n  \"image\": " << quoted("images/" + name + ".jpg") << ",\n  \"seed\": " << seed << ",\n  \"width\": " << scene.image.cols
-      << ", \"height\": " << scene.image.rows << ", \"jpeg_quality\": " << scene.jpegQuality << ",\n  \"decks\": [";
+      << ", \"height\": " << scene.image.rows << ", \"jpeg_quality\": " << scene.jpegQuality << ",\n";
+    // a pile scene's pile: what it is meant to be and the fault put in it (others have no such key)
+    if (scene.pile)
+        o << "  \"pile\": {\"top\": " << quoted(scene.pile->top) << ", \"fault\": " << quoted(scene.pile->fault)
+          << ", \"at\": " << scene.pile->at << "},\n";
+    o << "  \"decks\": [";
     for (std::size_t i = 0; i < scene.decks.size(); ++i)
         o << (i ? ",\n" : "\n") << "    {\"id\": " << scene.decks[i].id << ", \"design\": " << quoted(scene.decks[i].design)
           << ", \"back\": " << quoted(scene.decks[i].back) << "}";

@@ -199,15 +199,21 @@ public:
 
     // A fan or a spread of one deck's cards: each next card shifted along the card's width (and
     // turned a little in an arc fan), so that only the corner indices show.
-    // `angle` < 0: a random direction.
-    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks, double angle = -1) {
+    // `angle` < 0: a random direction. `laid`: the cards to lay instead, bottom first (their deck
+    // and face, taken already; `n` is their number), as a pile check's fan (pile).
+    void fan(cv::Point2d centre, int n, bool faceUp, bool mixedDecks, double angle = -1,
+             const std::vector<std::pair<int, int>>* laid = nullptr) {
         const int deck = randomDeck();
         if (angle < 0) angle = uni(0, 2 * kPi);
         const bool arc = faceUp && uni(0, 1) < 0.5;
         const double h = cardH();
         // shift between neighbours at the cards' top edge, in card heights (a card is ~0.7 wide):
-        // face-up fans mostly show the whole corner index, ribbons show a strip of back
-        const double shift = faceUp ? uni(0.09, 0.22) : uni(options_.ribbonShiftLo, options_.ribbonShiftHi);
+        // face-up fans mostly show the whole corner index, ribbons show a strip of back; a pile
+        // fanned for a check shows every index under the top (at 0.09-0.11 a fifth or more of it
+        // is covered on 43% of the cards: the pile scenes' first draws, models/training/SYNTH.md)
+        const double shift = laid     ? uni(0.12, 0.24)
+                             : faceUp ? uni(0.09, 0.22)
+                                      : uni(options_.ribbonShiftLo, options_.ribbonShiftHi);
         const double radius = h * uni(0.6, 1.2);
         const double step = h * shift;
         const double turn = arc ? shift * h / (radius + h / 2) : uni(-0.01, 0.01);
@@ -229,9 +235,64 @@ public:
                 a = angle + off * turn;
                 c = centre + along * (off * step) + cv::Point2d(uni(-0.01, 0.01), uni(-0.01, 0.01)) * h;
             }
+            if (laid) {
+                add((*laid)[std::size_t(i)].first, (*laid)[std::size_t(i)].second, faceUp, c, a, h);
+                continue;
+            }
             const int wanted = faceUp && !mixedDecks && uni(0, 1) < 0.7 ? suit * 13 + (first + i) % 13 : -1;
             add(d, take(d, wanted), faceUp, c, a, h);
         }
+    }
+
+    // A lake pile fanned out face up for a pile check (SceneKind::Pile; SPEC, "Pile check"): A, 2,
+    // 3, ... up to a top of 2..K in one suit, each card from one of the players' decks (every
+    // player builds on the lake's piles), laid bottom first as a fan (fan: straight or arc, any
+    // direction) so that the corner index of every card under another shows. In half the piles
+    // one fault a table can hold (ScenePile::fault): two neighbouring cards above the ace swapped
+    // (needs 3 cards), a card above the ace of another suit, a rank between the ace and the top
+    // left out (needs 3 cards), or a card laid again on itself from another deck.
+    ScenePile pile(cv::Point2d centre) {
+        const int suit = uniInt(0, 4), top = uniInt(2, 14);
+        std::vector<std::pair<int, int>> cardsUp;  // (suit, rank), bottom first
+        for (int r = 1; r <= top; ++r) cardsUp.emplace_back(suit, r);
+        const CardDesign& design = *decks_[0].design;
+        ScenePile truth;
+        truth.top = design.faces[std::size_t(suit * 13 + top - 1)].name;
+        std::size_t repeated = 0;  // the position of a card laid again, when the fault is "repeat"
+        if (uni(0, 1) < 0.5) {
+            std::vector<std::string> faults;
+            for (const char* f : {"swap", "suit", "missing", "repeat"})
+                if (top >= 3 || (std::string(f) != "swap" && std::string(f) != "missing")) faults.emplace_back(f);
+            truth.fault = faults[std::size_t(uniInt(0, int(faults.size())))];
+            if (truth.fault == "swap") {
+                const int k = uniInt(1, top - 1);
+                std::swap(cardsUp[std::size_t(k)], cardsUp[std::size_t(k + 1)]);
+                truth.at = k + 1;
+            } else if (truth.fault == "suit") {
+                const int k = uniInt(1, top);
+                cardsUp[std::size_t(k)].first = (suit + uniInt(1, 4)) % 4;
+                truth.at = k + 1;
+            } else if (truth.fault == "missing") {
+                const int k = uniInt(1, top - 1);
+                cardsUp.erase(cardsUp.begin() + k);
+                truth.at = k + 1;
+            } else {
+                const int k = uniInt(0, top);
+                cardsUp.insert(cardsUp.begin() + k + 1, cardsUp[std::size_t(k)]);
+                repeated = std::size_t(k + 1);
+                truth.at = k + 2;
+            }
+        }
+        const int n = int(decks_.size());
+        std::vector<std::pair<int, int>> laid;  // (deck, face), bottom first
+        for (std::size_t i = 0; i < cardsUp.size(); ++i) {
+            // a card laid again comes from another deck than the one under it (a deck holds each
+            // card once; pile scenes have two decks or more)
+            const int d = i == repeated && i > 0 ? (laid[i - 1].first + uniInt(1, std::max(2, n))) % n : randomDeck();
+            laid.emplace_back(d, take(d, cardsUp[i].first * 13 + cardsUp[i].second - 1));
+        }
+        fan(centre, int(laid.size()), true, false, -1, &laid);
+        return truth;
     }
 
     // Face-down cards laid out loosely, as a table spreads the gathered lake to sort it: each card
@@ -303,6 +364,29 @@ private:
     const SceneOptions& options_;
     std::map<int, std::set<int>> used_;
 };
+
+// Shrinks and moves `cards` (all of one layout) about their middle so that their outlines on the
+// plane lie within `area`: a pile check's fan is the thing in view (SceneKind::Pile), and a long
+// fan of large cards would run out of the picture.
+void fitInto(std::vector<Placement>& cards, const std::vector<DeckArt>& decks, const cv::Rect2d& area) {
+    if (cards.empty()) return;
+    double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
+    for (const Placement& p : cards) {
+        const cv::Mat& art = decks[std::size_t(p.deck)].design->faces[std::size_t(p.face)].image;
+        const double w = p.height * art.cols / std::max(1, art.rows);
+        const cv::Point2d right(std::cos(p.angle), std::sin(p.angle)), down(-std::sin(p.angle), std::cos(p.angle));
+        for (const auto& [a, b] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+            const cv::Point2d q = p.centre + right * (a * w / 2) + down * (b * p.height / 2);
+            x0 = std::min(x0, q.x), x1 = std::max(x1, q.x), y0 = std::min(y0, q.y), y1 = std::max(y1, q.y);
+        }
+    }
+    const double s = std::min({1.0, area.width / std::max(1e-6, x1 - x0), area.height / std::max(1e-6, y1 - y0)});
+    const cv::Point2d from((x0 + x1) / 2, (y0 + y1) / 2), to(area.x + area.width / 2, area.y + area.height / 2);
+    for (Placement& p : cards) {
+        p.centre = to + (p.centre - from) * s;
+        p.height *= s;
+    }
+}
 
 cv::Point2f apply(const cv::Matx33d& m, cv::Point2d p) {
     const cv::Vec3d v = m * cv::Vec3d(p.x, p.y, 1.0);
@@ -511,9 +595,10 @@ SceneKind parseSceneKind(const std::string& text) {
     static const std::map<std::string, SceneKind> kinds{{"faces", SceneKind::Faces}, {"backs", SceneKind::Backs},
                                                         {"mixed", SceneKind::Mixed}, {"lake", SceneKind::Lake},
                                                         {"fan", SceneKind::Fan},     {"ribbon", SceneKind::Ribbon},
-                                                        {"loose", SceneKind::Loose}};
+                                                        {"loose", SceneKind::Loose}, {"pile", SceneKind::Pile}};
     const auto it = kinds.find(text);
-    if (it == kinds.end()) throw scoring::InputError("kind", "'" + text + "' is not one of faces, backs, mixed, lake, fan, ribbon, loose");
+    if (it == kinds.end())
+        throw scoring::InputError("kind", "'" + text + "' is not one of faces, backs, mixed, lake, fan, ribbon, loose, pile");
     return it->second;
 }
 
@@ -526,6 +611,7 @@ std::string sceneKindName(SceneKind kind) {
         case SceneKind::Fan: return "fan";
         case SceneKind::Ribbon: return "ribbon";
         case SceneKind::Loose: return "loose";
+        case SceneKind::Pile: return "pile";
     }
     return "mixed";
 }
@@ -567,7 +653,10 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
     // decks: one per player; a same-design pair in two colours is common
     const bool backsMatter = kind == SceneKind::Backs || kind == SceneKind::Ribbon || kind == SceneKind::Mixed || kind == SceneKind::Loose;
     // a lake: 2-8 players, as tables play (a lake of one deck holds at most four piles)
-    const int nDecks = backsMatter ? rng.uniform(2, 7) : kind == SceneKind::Lake ? rng.uniform(2, 9) : rng.uniform(1, 5);
+    // (a pile check's pile, likewise: the lake's piles hold every player's cards)
+    const int nDecks = backsMatter                                             ? rng.uniform(2, 7)
+                       : kind == SceneKind::Lake || kind == SceneKind::Pile ? rng.uniform(2, 9)
+                                                                             : rng.uniform(1, 5);
     std::vector<DeckArt> decks;
     const int firstDesign = rng.uniform(0, int(designs.size()));
     const bool colourGame = designs[std::size_t(firstDesign)].kind == scoring::DeckKind::NertzColour;
@@ -669,6 +758,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         return cv::Rect2d(area.x + fx * area.width, area.y + fy * area.height, fw * area.width, fh * area.height);
     };
     auto centreIn = [&](const cv::Rect2d& r) { return cv::Point2d(r.x + r.width / 2, r.y + r.height / 2); };
+    std::optional<ScenePile> pile;
     switch (kind) {
         case SceneKind::Faces:
             layout.scatter(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(3, 18), true, rng.uniform(0, 2) == 0);
@@ -691,6 +781,11 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
         }
         case SceneKind::Loose: layout.loose(sub(0.1, 0.1, 0.8, 0.8), rng.uniform(10, 61), kLooseShow); break;
         case SceneKind::Lake: layout.lake(sub(0.08, 0.08, 0.84, 0.84), piles, true); break;
+        case SceneKind::Pile:
+            // the fan alone in the middle of the view, at the usual card size where it fits
+            pile = layout.pile(centreIn(area));
+            fitInto(layout.cards, decks, sub(0.05, 0.05, 0.9, 0.9));
+            break;
         case SceneKind::Fan: {
             const int fans = rng.uniform(1, 4);
             for (int f = 0; f < fans; ++f)
@@ -719,6 +814,7 @@ Scene SceneGenerator::generate(std::uint64_t seed) const {
 
     // table: textured on the plane, seen through the camera
     Scene scene;
+    scene.pile = pile;
     {
         // near the horizon the seen area runs far out; texture only a few image sizes around the
         // middle (the rest reflects) so that the near table keeps its detail

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,12 @@ enum class SceneKind {
     Fan,     // face-up fans: only the corner indices show
     Ribbon,  // face-down ribbon spreads of several decks
     Loose,   // the sort laid out loosely: 10-60 face-down cards, each showing a third of itself or more
+    Pile,    // one lake pile fanned out face up for a pile check: A, 2, 3, ... of one suit, in half
+             // the scenes with one fault a table can hold (ScenePile)
 };
 
-// "faces" | "backs" | "mixed" | "lake" | "fan" | "ribbon" | "loose"; throws scoring::InputError("kind", ...).
+// "faces" | "backs" | "mixed" | "lake" | "fan" | "ribbon" | "loose" | "pile"; throws
+// scoring::InputError("kind", ...).
 SceneKind parseSceneKind(const std::string& text);
 std::string sceneKindName(SceneKind kind);
 
@@ -101,10 +105,24 @@ struct SceneDeck {
     std::string back;
 };
 
+// What the fanned lake pile of a `pile` scene is (SPEC, "Pile check"): the pile A .. `top` of one
+// suit as a table builds it, its cards from any of the players' decks, and the one fault injected
+// into it, if any. The scene's `cards` are the pile's as laid, bottom to top.
+struct ScenePile {
+    std::string top;             // the pile's highest card of its suit ("7H"): the cards are A .. top
+    std::string fault = "none";  // "none"; "swap": two neighbouring cards swapped (not the ace);
+                                 // "suit": a card of another suit in place of the right one (its
+                                 // rank); "missing": a rank left out (neither the ace nor the top);
+                                 // "repeat": a card laid again on itself from another deck
+    int at = 0;  // the first card out of order, 1-based from the bottom (0: none), as
+                 // scoring::checkLakePile names it on the scene's cards
+};
+
 struct Scene {
     cv::Mat image;  // CV_8UC3, after all degradations except JPEG coding
     std::vector<SceneDeck> decks;
     std::vector<SceneCard> cards;  // bottom to top
+    std::optional<ScenePile> pile;  // `pile` scenes only
     int jpegQuality = 90;          // the quality the writer should encode with
     // What each pixel shows (CV_32S, the image's size): the index into `cards` of the card on top,
     // -1 table, -2 a hand.
