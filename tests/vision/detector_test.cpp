@@ -1492,6 +1492,49 @@ TEST(LakeTops, AFannedPileIsReadFromTheEndItsAceLiesAt) {
     EXPECT_TRUE(readFannedPile(Detection{}).bottomToTop.empty());
 }
 
+// A face laid twice in a fanned pile (two players' 3H, one on the other: nna-singles, "played in
+// ascending order"; the pile then does not rise by one) shows its index twice in the fan's row, and
+// the detector, which takes two readings of one face near each other for one card's two corners,
+// gives one card with both. The pile reads that face twice, in place. One card's own two corners
+// stay one card: the other corner is printed upside down and lies a card's length off the row.
+// (synth --kind pile, "repeat" piles: held-out seed 7 read exactly 0 -> 10 of 20.)
+TEST(LakeTops, AFaceLaidTwiceInAFannedPileIsReadTwice) {
+    auto upright = [](const char* face, cv::Point2f at) {
+        DetectedCard c = readCard(face, at);
+        c.indices[0].up = {0, -1};
+        return c;
+    };
+    Detection det;
+    det.cards.push_back(upright("AD", {200, 100}));
+    DetectedCard twice = upright("2D", {215, 100});
+    IndexReading copy = twice.indices[0];
+    copy.centre = {230, 101};  // the second 2D, a step further along the row
+    twice.indices.push_back(copy);
+    det.cards.push_back(twice);
+    DetectedCard top = upright("3D", {245, 100});
+    IndexReading other = top.indices[0];
+    other.centre = {290, 170};  // its bottom corner: upside down, a card's length off the row
+    other.up = {0, 1};
+    top.indices.push_back(other);
+    det.cards.push_back(top);
+    FannedPile pile = readFannedPile(det);
+    std::vector<std::string> names;
+    for (const auto& c : pile.bottomToTop) names.push_back(c.name());
+    EXPECT_EQ(names, (std::vector<std::string>{"AD", "2D", "2D", "3D"}));
+    ASSERT_EQ(pile.at.size(), 4u);
+    EXPECT_EQ(pile.at[2], cv::Point2f(230, 101));
+    const scoring::PileCheck check = scoring::checkLakePile(pile.bottomToTop);
+    ASSERT_TRUE(check.firstWrong);
+    EXPECT_EQ(*check.firstWrong, 2u);
+    EXPECT_EQ(check.found->name(), "2D");
+    EXPECT_EQ(check.expected->name(), "3D");
+    // the same two readings of 2D printed upside down to each other: one card's two corners
+    det.cards[1].indices[1].up = {0, 1};
+    names.clear();
+    for (const auto& c : readFannedPile(det).bottomToTop) names.push_back(c.name());
+    EXPECT_EQ(names, (std::vector<std::string>{"AD", "2D", "3D"}));
+}
+
 // A card read at two corners and not outlined lies between them. Read at one corner it could lie
 // anywhere around it, so a card's reach around each index is taken as explained; with two, only the
 // circle through them is, and a neighbouring pile's top that nothing read stays unexplained (held-out

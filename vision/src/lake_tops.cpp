@@ -27,6 +27,12 @@ constexpr float kSamePile = 0.6f;
 // exact 46 / 45 / 47 -> 48 / 46 / 49 of 100, tops read right the same, at 0.4 and 0.45 alike
 // (0.25 / 0.35: 47 / 46 / 48-49).
 constexpr float kSameMiddle = 0.4f;
+// A fanned pile's card read with a second index of its face in the fan's row (off the line through
+// the row by under kRepeatOffRow, and kRepeatAlong or more along it, in index sizes: the index's
+// rank-to-pip distance, about an eighth of the card's length) is that face laid twice. One card's
+// two corners lie about 8 index sizes apart across the row; a fan's cards lie 1-2 apart along it.
+constexpr float kRepeatOffRow = 3.0f;
+constexpr float kRepeatAlong = 0.6f;
 // Two tops of different suits closer than this (of the larger card's long side) clash: on the train
 // lake set lk_tr31 that marks 5 of the 15 scenes said complete and wrong, and none of the 32 exact
 // (0.6 would mark one exact scene; 0.3-0.5 the same 5).
@@ -212,16 +218,31 @@ FannedPile readFannedPile(const Detection& det) {
     };
     auto [mean, dir] = lineThrough(all);
     std::vector<cv::Point2f> at;
+    auto offLine = [&](cv::Point2f p) {
+        const cv::Point2f d = p - mean;
+        return std::abs(d.x * dir.y - d.y * dir.x);
+    };
+    std::vector<std::pair<const DetectedCard*, cv::Point2f>> repeats;  // (appended after the loop)
     for (const DetectedCard* c : cards) {
         // a card's index nearest the line: the covered cards of a fan show one corner, in a row
         const IndexReading* best = &c->indices[0];
-        float nearest = 1e30f;
-        for (const auto& i : c->indices) {
-            const cv::Point2f d = i.centre - mean;
-            const float off = std::abs(d.x * dir.y - d.y * dir.x);
-            if (off < nearest) nearest = off, best = &i;
-        }
+        for (const auto& i : c->indices)
+            if (offLine(i.centre) < offLine(best->centre)) best = &i;
         at.push_back(best->centre);
+        // Another index of its face in the row too, upright as this one, a step along the fan: the
+        // same face laid twice (two decks' copies, one on the other), which the detector took for
+        // one card's two corners. One card's other corner is printed upside down, and lies a card's
+        // length off the row (kRepeatOffRow indices' sizes).
+        for (const auto& i : c->indices) {
+            if (&i == best || i.up.dot(best->up) < 0.5f || offLine(i.centre) > kRepeatOffRow * i.scale) continue;
+            const float along = std::abs((i.centre - best->centre).dot(dir));
+            if (along < kRepeatAlong * i.scale) continue;
+            repeats.emplace_back(c, i.centre);
+        }
+    }
+    for (const auto& [c, p] : repeats) {
+        cards.push_back(c);
+        at.push_back(p);
     }
     if (at.size() >= 2) std::tie(mean, dir) = lineThrough(at);
     std::vector<std::size_t> order(cards.size());
