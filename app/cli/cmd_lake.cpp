@@ -412,8 +412,8 @@ void addPile(CLI::App& app) {
     cmd->callback([a] {
         if (a->cards.empty() == a->image.empty())
             throw sc("CARDS", "give the pile's cards from the bottom up, or --image PICTURE (not both)");
-        std::vector<scoring::Card> cards;
-        std::vector<cv::Point2f> at;
+        vi::FannedPile pile;  // typed: the cards alone
+        std::vector<scoring::Card>& cards = pile.bottomToTop;
         if (!a->image.empty()) {
             cv::Mat img;
             try {
@@ -421,9 +421,7 @@ void addPile(CLI::App& app) {
             } catch (const vi::ImageError& e) {
                 throw sc("image", e.what());
             }
-            const vi::FannedPile pile = readPilePicture(*stillDetector(a->models), img);
-            cards = pile.bottomToTop;
-            at = pile.at;
+            pile = readPilePicture(*stillDetector(a->models), img);
         } else {
             // "AH 2H" as one argument or several, commas allowed
             for (std::string arg : a->cards) {
@@ -437,19 +435,28 @@ void addPile(CLI::App& app) {
             }
             if (cards.empty()) throw sc("CARDS", "no card given");
         }
-        const scoring::PileCheck check = scoring::checkLakePile(cards);
-        std::string message = check.message();
+        // from a picture, no verdict where the fan's spacing shows a card unread below the first
+        // wrong card read (vision::checkFannedPile)
+        const vi::FannedPileCheck fanned = vi::checkFannedPile(pile);
+        const scoring::PileCheck& check = fanned.check;
+        const bool verdict = !fanned.unreadAt;
+        std::string message = fanned.message(pile);
         if (cards.empty()) message = "no card read in the picture: take it again, closer, with the corner indices in view";
         if (a->json) {
             io::Json names = io::Json::array();
             for (const auto& c : cards) names.push_back(c.name());
+            const io::Json none(nullptr);
             io::Json j{{"cards", names},
-                       {"ok", check.ok},
-                       {"first_wrong", check.firstWrong ? io::Json(*check.firstWrong + 1) : io::Json(nullptr)},
-                       {"expected", check.expected ? io::Json(check.expected->name()) : io::Json(nullptr)},
-                       {"found", check.found ? io::Json(check.found->name()) : io::Json(nullptr)},
+                       {"ok", verdict ? io::Json(check.ok) : none},
+                       {"first_wrong", verdict && check.firstWrong ? io::Json(*check.firstWrong + 1) : none},
+                       {"expected", verdict && check.expected ? io::Json(check.expected->name()) : none},
+                       {"found", verdict && check.found ? io::Json(check.found->name()) : none},
                        {"message", message}};
-            if (!a->image.empty()) j["at"] = pointsJson(at);
+            if (!a->image.empty()) {
+                j["at"] = pointsJson(pile.at);
+                j["unread_at"] = fanned.unreadAt ? io::Json(*fanned.unreadAt + 1) : none;
+                j["unread"] = pile.unreadBefore.size();
+            }
             std::cout << io::dumpJson(j) << "\n";
             return;
         }
@@ -497,7 +504,7 @@ void addEvalPile(CLI::App& app) {
             int scenes = 0, exact = 0, verdictRight = 0, faulty = 0, namedRight = 0;
         };
         std::map<std::string, Score> byFault;
-        int falseAlarms = 0, missedFaults = 0;
+        int falseAlarms = 0, missedFaults = 0, withheld = 0, withheldRight = 0;
         long cardsTrue = 0, cardsRead = 0, cardsRight = 0;
         std::vector<double> ms;
         for (std::size_t i = 0; i < files.size(); ++i) {
@@ -509,16 +516,22 @@ void addEvalPile(CLI::App& app) {
                 throw sc("DIR", files[i].string() + ": " + e.what());
             }
             double took = 0;
-            const std::vector<scoring::Card> read = readPilePicture(*detector, img, &took).bottomToTop;
+            const vi::FannedPile pile = readPilePicture(*detector, img, &took);
+            const std::vector<scoring::Card>& read = pile.bottomToTop;
             ms.push_back(took);
             const scoring::PileCheck want = scoring::checkLakePile(t.bottomToTop);
-            const scoring::PileCheck got = scoring::checkLakePile(read);
+            const vi::FannedPileCheck fanned = vi::checkFannedPile(pile);
+            const scoring::PileCheck& got = fanned.check;
             const bool exact = read == t.bottomToTop;
-            const bool verdict = got.ok == want.ok;
+            // no verdict where a card lies unread below the first wrong card read (as pile says)
+            const bool given = !fanned.unreadAt;
+            const bool verdict = given && got.ok == want.ok;
             // the first wrong card named right: at the same place, the same card
-            const bool named = !want.ok && got.firstWrong == want.firstWrong && got.found == want.found;
-            falseAlarms += want.ok && !got.ok ? 1 : 0;
-            missedFaults += !want.ok && got.ok ? 1 : 0;
+            const bool named = given && !want.ok && got.firstWrong == want.firstWrong && got.found == want.found;
+            falseAlarms += given && want.ok && !got.ok ? 1 : 0;
+            missedFaults += given && !want.ok && got.ok ? 1 : 0;
+            withheld += given ? 0 : 1;
+            withheldRight += !given && read != t.bottomToTop ? 1 : 0;
             // the cards read that are cards of the pile (each true card matched once)
             std::multiset<scoring::Card> left(t.bottomToTop.begin(), t.bottomToTop.end());
             int right = 0;
@@ -543,7 +556,8 @@ void addEvalPile(CLI::App& app) {
                 };
                 std::cerr << t.image << ": fault " << t.fault << ", true " << names(t.bottomToTop) << ", read "
                           << names(read) << (exact ? " exact" : " wrong") << ", verdict "
-                          << (got.ok ? "ok" : "not ok") << (verdict ? " (right)" : " (wrong)");
+                          << (!given ? "none (a card unread)" : got.ok ? "ok" : "not ok")
+                          << (!given ? "" : verdict ? " (right)" : " (wrong)");
                 if (!want.ok) std::cerr << ", first wrong card " << (named ? "named right" : "not named right");
                 std::cerr << "\n";
             }
@@ -568,6 +582,8 @@ void addEvalPile(CLI::App& app) {
             {"verdict_share", double(all.verdictRight) / n},
             {"false_alarms", falseAlarms},
             {"missed_faults", missedFaults},
+            {"withheld", withheld},
+            {"withheld_misread", withheldRight},
             {"faulty", all.faulty},
             {"named_right", all.namedRight},
             {"named_share", namedShare},
@@ -584,7 +600,8 @@ void addEvalPile(CLI::App& app) {
                   << all.exact << " (" << double(all.exact) / n << ")\n";
         std::cout << "verdict (ok or not, as the check on the true cards) right in " << all.verdictRight
                   << " (" << double(all.verdictRight) / n << "); right piles said wrong " << falseAlarms
-                  << ", faulty piles said ok " << missedFaults << "\n";
+                  << ", faulty piles said ok " << missedFaults << "; no verdict (a card unread by the fan's "
+                  << "spacing) in " << withheld << ", " << withheldRight << " of them not read exactly\n";
         std::cout << "faulty piles " << all.faulty << ": first wrong card named right (same place, same card) in "
                   << all.namedRight << " (" << namedShare << ")\n";
         std::cout << "cards: " << cardsRight << " of " << cardsTrue << " in the piles read (recall " << recall

@@ -759,7 +759,9 @@ void HandScreen::showLakeReading(const LakeReading& reading) {
             pileRead_->setText("Camera: no card of a fanned pile read" +
                                (reading.problem.isEmpty() ? QString(".") : QString(" (%1)").arg(reading.problem)));
         else {
-            const QString verdict = pileVerdictText(flow_.checkPile(reading.pile.join(' '), nullptr));
+            const QString verdict = !reading.pileUnread.isEmpty()
+                                        ? reading.pileUnread + "."
+                                        : pileVerdictText(flow_.checkPile(reading.pile.join(' '), nullptr));
             pileRead_->setText(QString("Camera reads %1 from the bottom up: %2").arg(reading.pile.join(' '), verdict));
         }
     }

@@ -504,12 +504,23 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             r.unexplained = static_cast<int>(lake.unexplained.size());
             r.backs = static_cast<int>(lake.backs.size());
             if (pileCheck) {
-                // each card's number from the bottom at its index; from the first wrong card on, red
-                const scoring::PileCheck check = scoring::checkLakePile(fan.bottomToTop);
-                for (std::size_t i = 0; i < fan.bottomToTop.size(); ++i) {
-                    const bool wrong = check.firstWrong && i >= *check.firstWrong;
-                    drawTag(frame, QPointF(fan.at[i].x, fan.at[i].y), QColor(wrong ? "#c62828" : "#00838f"),
-                            QString("%1 %2").arg(i + 1).arg(r.pile[int(i)]));
+                // each card's number from the bottom at its index; from the first wrong card on, red;
+                // a card the fan's spacing says lies unread, "?" where it lies, and no verdict past it
+                const vi::FannedPileCheck fanned = vi::checkFannedPile(fan);
+                if (fanned.unreadAt) r.pileUnread = QString::fromStdString(fanned.message(fan));
+                const auto& check = fanned.check;
+                const std::size_t stop = fanned.unreadAt ? *fanned.unreadAt : fan.bottomToTop.size();
+                const std::size_t firstWrong = !fanned.unreadAt && check.firstWrong ? *check.firstWrong : stop;
+                for (std::size_t i = 0, shown = 0; i < fan.bottomToTop.size(); ++i) {
+                    const auto gap = std::count(fan.unreadBefore.begin(), fan.unreadBefore.end(), i);
+                    for (long g = 1; g <= gap; ++g) {  // evenly between the two cards read around it
+                        const cv::Point2f p = fan.at[i - 1] + (fan.at[i] - fan.at[i - 1]) * (float(g) / float(gap + 1));
+                        drawTag(frame, QPointF(p.x, p.y), QColor("#ef6c00"), QString("%1 ?").arg(++shown));
+                    }
+                    // past a card unread: not checked (grey)
+                    const char* colour = i >= stop ? "#757575" : i >= firstWrong ? "#c62828" : "#00838f";
+                    drawTag(frame, QPointF(fan.at[i].x, fan.at[i].y), QColor(colour),
+                            QString("%1 %2").arg(++shown).arg(r.pile[int(i)]));
                 }
             } else {
                 for (const auto& q : lake.unread) drawOutline(frame, toQuad(q), QColor("#ef6c00"), "?", 2);

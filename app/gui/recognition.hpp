@@ -101,6 +101,9 @@ struct LakeReading {
     // from the bottom up (empty where no card was read). Read on every Lake frame; it means
     // something only when one pile is fanned out in view (RecognitionAnalyzer::setPileCheck).
     QStringList pile;
+    // where the fan's spacing says a card lies unread below the first wrong card read, what to do
+    // about it (vision::FannedPileCheck::message); empty when the check on `pile` stands
+    QString pileUnread;
 };
 
 // A seat's back to count against (signature empty: its cards come out unknown).

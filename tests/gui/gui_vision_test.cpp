@@ -58,7 +58,9 @@ void writeFrames(const DemoClipFrames& clip, int first, int end, int step, const
 // A lake pile fanned out from its ace, `bottomToTop`, in the clip's art (real or painted) on the
 // clip's cloth colour, turned by `turn` radians, each card a quarter of its width along the one under
 // it, so that every corner index shows; written as f0000.png into `dir` (a folder source).
-void writeFannedPile(const QStringList& bottomToTop, bool realArt, double turn, const QString& dir) {
+// `blank`: the card at that place (0-based) has its corner index painted over with card paper (a
+// smudge, a finger), so that it cannot be read.
+void writeFannedPile(const QStringList& bottomToTop, bool realArt, double turn, const QString& dir, int blank = -1) {
     cv::Mat table(480, 640, CV_8UC3, cv::Scalar(60, 110, 40));
     const cv::Point2f along(float(std::cos(turn)), float(std::sin(turn))), down(-along.y, along.x);
     const float h = 190.f, w = h / 1.4f;
@@ -66,6 +68,14 @@ void writeFannedPile(const QStringList& bottomToTop, bool realArt, double turn, 
     for (int k = 0; k < bottomToTop.size(); ++k) {
         const cv::Point2f tl = first + along * (float(k) * 0.26f * w);
         nertz::vision::drawCard(table, demoClipFace(bottomToTop[k], realArt), {tl, tl + along * w, tl + along * w + down * h, tl + down * h});
+        if (k == blank) {
+            std::vector<cv::Point> smudge;
+            for (const auto& [a, b] : {std::pair{0.03f, 0.02f}, {0.25f, 0.02f}, {0.25f, 0.4f}, {0.03f, 0.4f}}) {
+                const cv::Point2f p = tl + along * (a * w) + down * (b * h);
+                smudge.emplace_back(cvRound(p.x), cvRound(p.y));
+            }
+            cv::fillConvexPoly(table, smudge, cv::Scalar(246, 250, 250));
+        }
     }
     QDir().mkpath(dir);
     cv::imwrite(QString("%1/f0000.png").arg(dir).toStdString(), table);
@@ -230,6 +240,16 @@ private slots:
                                   QString("Camera reads AH 2H 3H 5H 4H 6H from the bottom up: card 4 from the bottom is 5H, expected 4H."),
                                   30000);
         qInfo("pile check from the camera: %s", qPrintable(pileRead->text()));
+        // the 3H's index smudged: the fan's spacing shows a card unread there, and no verdict is
+        // given from it on (a right pile would read as one that jumps from 2H to 4H)
+        writeFannedPile({"AH", "2H", "3H", "4H", "5H"}, clip_.realArt, 0.3, dir.filePath("pile-smudged"), 2);
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("pile-smudged"), {}}, false));
+        QTRY_COMPARE_WITH_TIMEOUT(pileRead->text(),
+                                  QString("Camera reads AH 2H 4H 5H from the bottom up: card 3 from the bottom (between 2H and 4H) "
+                                          "could not be read: check the pile by eye from there, or fan it wider."),
+                                  30000);
+        QVERIFY(w.setSource({SourceSpec::Kind::Folder, dir.filePath("pile"), {}}, false));
+        QTRY_VERIFY_WITH_TIMEOUT(pileRead->text().startsWith("Camera reads AH 2H 3H 5H 4H 6H"), 30000);
         click(w, "usePileRead");  // the camera's reading into the field, to be put right by hand
         auto* pileCards = find<QLineEdit>(w, "pileCards");
         auto* pileVerdict = find<QLabel>(w, "pileVerdict");

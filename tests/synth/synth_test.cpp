@@ -1410,6 +1410,8 @@ TEST(SynthCli, PileNamesTheFirstWrongCardOfAFannedPileInAPicture) {
         EXPECT_EQ(j.at("expected"), "4H");
         EXPECT_EQ(j.at("found"), "5H");
         EXPECT_EQ(j.at("at").size(), fan.size());
+        EXPECT_EQ(j.at("unread"), 0);  // an even fan: no card unread in it, the verdict stands
+        EXPECT_TRUE(j.at("unread_at").is_null());
     }
     const auto ok = runCli({"pile", "AH", "2H,3H", "--json"});
     ASSERT_EQ(ok.code, 0) << ok.err;
@@ -1504,9 +1506,12 @@ TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
     EXPECT_EQ(scenes, 5);
     const int exact = j.at("exact").get<int>(), verdict = j.at("verdict_right").get<int>();
     const int faulty = j.at("faulty").get<int>(), named = j.at("named_right").get<int>();
-    EXPECT_LE(exact, verdict);  // a pile read exactly gets the verdict right
+    const int withheld = j.at("withheld").get<int>();
+    EXPECT_LE(exact, verdict + withheld);  // a pile read exactly gets the verdict right, or none
     EXPECT_LE(verdict, scenes);
-    EXPECT_EQ(j.at("false_alarms").get<int>() + j.at("missed_faults").get<int>(), scenes - verdict);
+    // each scene: a verdict right, a wrong one, or none (a card unread by the fan's spacing)
+    EXPECT_EQ(j.at("false_alarms").get<int>() + j.at("missed_faults").get<int>() + withheld, scenes - verdict);
+    EXPECT_LE(j.at("withheld_misread").get<int>(), withheld);
     EXPECT_LE(named, faulty);
     const auto& cards = j.at("cards");
     const long truth = cards.at("true").get<long>(), read = cards.at("read").get<long>(), right = cards.at("right").get<long>();
@@ -1516,7 +1521,8 @@ TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
     int byFault = 0;
     for (const auto& [fault, f] : j.at("by_fault").items()) {
         byFault += f.at("scenes").get<int>();
-        EXPECT_LE(f.at("exact").get<int>(), f.at("verdict_right").get<int>()) << fault;
+        EXPECT_LE(f.at("exact").get<int>(), f.at("scenes").get<int>()) << fault;
+        EXPECT_LE(f.at("verdict_right").get<int>(), f.at("scenes").get<int>()) << fault;
     }
     EXPECT_EQ(byFault, scenes);
     EXPECT_GE(j.at("ms").at("p95").get<double>(), j.at("ms").at("median").get<double>());
@@ -1547,6 +1553,7 @@ TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
     const auto text = runCli({"eval-pile", out.string()});
     ASSERT_EQ(text.code, 0) << text.err;
     for (const char* l : {"scenes 5: pile read exactly (every card, in order) in ", "verdict (ok or not, as the check on the true cards) right in ",
+                          "; no verdict (a card unread by the fan's spacing) in ",
                           "first wrong card named right (same place, same card) in ", " in the piles read (recall ",
                           "by fault:", "ms per picture: median "})
         EXPECT_NE(text.out.find(l), std::string::npos) << l << "\n" << text.out;

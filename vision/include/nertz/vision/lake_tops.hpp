@@ -25,12 +25,14 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
 
 #include "nertz/scoring/card.hpp"
+#include "nertz/scoring/referee.hpp"
 #include "nertz/vision/detector.hpp"
 
 namespace nertz::vision {
@@ -93,8 +95,24 @@ void checkAgainstDecks(LakeTops& lake, int decks);
 struct FannedPile {
     std::vector<scoring::Card> bottomToTop;
     std::vector<cv::Point2f> at;  // where each was read (its index's middle), in that order
+    // Cards the fan's spacing says lie unread: for each, k where it lies between bottomToTop[k - 1]
+    // and bottomToTop[k] (k repeated for two or more there). With three cards read or more, two
+    // neighbours kUnreadStep or more times the fan's median step apart have round(gap / step) - 1
+    // cards between them. A card unread at either end of the fan is not seen so.
+    std::vector<std::size_t> unreadBefore;
 };
 FannedPile readFannedPile(const Detection& detection);
+
+// The pile check of a fan read from a picture: scoring::checkLakePile on the cards read where it
+// names a wrong card below every card the spacing says lies unread; else, where some card lies
+// unread, no verdict (`unreadAt`: the first such card's place from the bottom, 0-based, counting it);
+// else the check's verdict on the cards read.
+struct FannedPileCheck {
+    scoring::PileCheck check;             // on the cards read; meaningful when !unreadAt
+    std::optional<std::size_t> unreadAt;  // no verdict: the card at this place was not read
+    std::string message(const FannedPile& pile) const;  // the check's, or "card 3 from the bottom (between 2H and 4H) could not be read: ..."
+};
+FannedPileCheck checkFannedPile(const FannedPile& pile);
 
 // Card-sized, printed regions of a picture that stand out from its table (tableForeground) and lie
 // outside every card of the detection (its outlines, and a card's reach around an index read with
