@@ -147,7 +147,7 @@ PileScene pileScene(const fs::path& file) {
 // (vision::readFannedPile). `ms`: the time it took.
 vi::FannedPile readPilePicture(vi::Detector& detector, const cv::Mat& img, double* ms = nullptr) {
     const auto start = std::chrono::steady_clock::now();
-    vi::FannedPile pile = vi::readFannedPile(detector.detect(img));
+    vi::FannedPile pile = vi::readFannedPile(detector.detect(img), img);
     if (ms) ms[0] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return pile;
 }

@@ -472,7 +472,9 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
         try {
             const vi::Detection det = impl_->detector->detect(frame);
             // the frame read as one fanned pile, ordered from the end its ace lies at
-            const vi::FannedPile fan = vi::readFannedPile(det);
+            // (the picture too when a pile is checked: is there card under the first card read?)
+            const bool pileCheck = pileCheck_;
+            const vi::FannedPile fan = vi::readFannedPile(det, pileCheck ? frame : cv::Mat());
             for (const auto& c : fan.bottomToTop) r.pile << QString::fromStdString(c.name());
             // one top a pile (a card peeking out under it left out), the piles not read, and what
             // no card found explains (read on the frame before anything is drawn on it)
@@ -486,7 +488,6 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             vi::checkAgainstDecks(lake, decks);
             for (const auto& c : lake.beyondDecks) r.beyondDecks << QString::fromStdString(c.name());
             for (const auto s : lake.suitsBeyondDecks) r.suitsBeyondDecks << QString::fromUtf8(scoring::suitName(s).data());
-            const bool pileCheck = pileCheck_;
             for (const auto& c : det.cards) {
                 if (!c.face) continue;
                 r.faces << QString::fromStdString(c.face->name());
@@ -514,7 +515,10 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                 for (std::size_t i = 0, shown = 0; i < fan.bottomToTop.size(); ++i) {
                     const auto gap = std::count(fan.unreadBefore.begin(), fan.unreadBefore.end(), i);
                     for (long g = 1; g <= gap; ++g) {  // evenly between the two cards read around it
-                        const cv::Point2f p = fan.at[i - 1] + (fan.at[i] - fan.at[i - 1]) * (float(g) / float(gap + 1));
+                        // (under the first: a step below it, as far as the next card lies above)
+                        const cv::Point2f below = fan.at.size() >= 2 ? 2.f * fan.at[0] - fan.at[1] : fan.at[0];
+                        const cv::Point2f from = i > 0 ? fan.at[i - 1] : below;
+                        const cv::Point2f p = i > 0 ? from + (fan.at[i] - from) * (float(g) / float(gap + 1)) : below;
                         drawTag(frame, QPointF(p.x, p.y), QColor("#ef6c00"), QString("%1 ?").arg(++shown));
                     }
                     // past a card unread: not checked (grey)

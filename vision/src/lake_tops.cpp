@@ -40,6 +40,10 @@ constexpr float kRepeatOffRow = 3.0f;
 // 17, first wrong cards named the same (41 / 41). Tried in Python on the readings first: 1.4 flags
 // a few scenes more and a few read right; 1.75 and 2.0 flag fewer.
 constexpr float kUnreadStep = 1.6f;
+// The strip of a card under a fan's first card read (cardUnderFirst): the first card's edge lies
+// this share of a card's width beside its index's middle; the strip is this share of a card's width
+// wide with one card read (else the fan's step); this share of it must stand out from the table.
+constexpr float kIndexInset = 0.12f, kLoneStep = 0.15f, kUnderShare = 0.7f;
 constexpr float kRepeatAlong = 0.6f, kRepeatAlongMax = 3.5f;
 // Two tops of different suits closer than this (of the larger card's long side) clash: on the train
 // lake set lk_tr31 that marks 5 of the 15 scenes said complete and wrong, and none of the 32 exact
@@ -204,7 +208,64 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
     return out;
 }
 
-FannedPile readFannedPile(const Detection& det) {
+namespace {
+
+// A fan's first card read is no ace: is there card, not table, where a card under it would show? In a
+// fan each card under another shows a strip of itself a step wide along its whole length, beside
+// the next card's edge. The cards' size comes from the outlines found (the top card's, mostly); the
+// first card's edge lies kIndexInset of a card's width beside its index. With one card read, the
+// fan's way is not known: either of its corners read may be its top-left.
+bool cardUnderFirst(const Detection& det, const FannedPile& pile, const IndexReading& chosen,
+                    const DetectedCard& first, const cv::Mat& bgr) {
+    std::vector<float> widths, lengths;
+    for (const auto& c : det.cards)
+        if (c.face && c.quad) widths.push_back(quadSides(*c.quad).width), lengths.push_back(quadSides(*c.quad).height);
+    if (widths.empty()) return false;
+    const float W = detail::medianOf(widths), H = detail::medianOf(lengths);
+    cv::Point2f along(0, 0);
+    float step = 0.f;
+    if (pile.at.size() >= 2) {
+        std::vector<float> steps;
+        for (std::size_t k = 1; k < pile.at.size(); ++k) steps.push_back(float(cv::norm(pile.at[k] - pile.at[k - 1])));
+        step = detail::medianOf(steps);
+        along = pile.at[1] - pile.at[0];
+        along /= std::max(float(cv::norm(along)), 1e-3f);
+    }
+    const double s = std::min(1.0, double(kResidualSide) / std::max(bgr.cols, bgr.rows));
+    cv::Mat work;
+    if (s < 1.0)
+        cv::resize(bgr, work, cv::Size(), s, s, cv::INTER_AREA);
+    else
+        work = bgr;
+    const cv::Mat fg = tableForeground(work);
+    auto cardBeside = [&](const IndexReading& i) {
+        const float upLength = float(cv::norm(i.up));
+        if (!(upLength > 0.f)) return false;
+        const cv::Point2f up = i.up / upLength;
+        cv::Point2f right(-up.y, up.x);  // the way a fan spreads so that each top-left index shows
+        float width = kLoneStep * W;
+        if (step > 0.f) {
+            if (right.dot(along) < 0.f) right = -right;
+            width = std::max(0.05f * W, step * right.dot(along));
+        }
+        const cv::Point2f strip = i.centre - right * (kIndexInset * W + 0.5f * width);
+        int inside = 0, card = 0;
+        for (int t = 0; t <= 8; ++t) {  // down the strip, from below the index to the card's middle
+            const cv::Point2f p = (strip - up * (H * (0.15f + 0.05f * float(t)))) * float(s);
+            const int x = cvRound(p.x), y = cvRound(p.y);
+            if (x < 0 || y < 0 || x >= fg.cols || y >= fg.rows) continue;
+            ++inside;
+            card += fg.at<uchar>(y, x) ? 1 : 0;
+        }
+        return inside >= 5 && card >= kUnderShare * inside;
+    };
+    if (pile.at.size() >= 2) return cardBeside(chosen);
+    return std::any_of(first.indices.begin(), first.indices.end(), cardBeside);
+}
+
+}  // namespace
+
+FannedPile readFannedPile(const Detection& det, const cv::Mat& bgr) {
     std::vector<const DetectedCard*> cards;
     // the line is first fitted through the cards read at one corner (the covered ones of a fan,
     // whose indices lie in a row), else through every index read
@@ -227,11 +288,12 @@ FannedPile readFannedPile(const Detection& det) {
     };
     auto [mean, dir] = lineThrough(all);
     std::vector<cv::Point2f> at;
+    std::vector<const IndexReading*> chosen;  // the index each entry of `at` is
     auto offLine = [&](cv::Point2f p) {
         const cv::Point2f d = p - mean;
         return std::abs(d.x * dir.y - d.y * dir.x);
     };
-    std::vector<std::pair<const DetectedCard*, cv::Point2f>> repeats;  // (appended after the loop)
+    std::vector<std::pair<const DetectedCard*, const IndexReading*>> repeats;  // (appended after the loop)
     for (const DetectedCard* c : cards) {
         // a card's index nearest the line: the covered cards of a fan show one corner, in a row;
         // of a card read at corners printed both ways up (the top card), one standing as the row's
@@ -242,6 +304,7 @@ FannedPile readFannedPile(const Detection& det) {
         for (const auto& i : c->indices)
             if ((!anyAsRow || asRow(i)) && (!best || offLine(i.centre) < offLine(best->centre))) best = &i;
         at.push_back(best->centre);
+        chosen.push_back(best);
         // Another index of its face in the row too, upright as this one, a step along the fan: the
         // same face laid twice (two decks' copies, one on the other), which the detector took for
         // one card's two corners. One card's other corner is printed upside down, and lies a card's
@@ -250,12 +313,13 @@ FannedPile readFannedPile(const Detection& det) {
             if (&i == best || i.up.dot(best->up) < 0.5f || offLine(i.centre) > kRepeatOffRow * i.scale) continue;
             const float along = std::abs((i.centre - best->centre).dot(dir));
             if (along < kRepeatAlong * i.scale || along > kRepeatAlongMax * i.scale) continue;
-            repeats.emplace_back(c, i.centre);
+            repeats.emplace_back(c, &i);
         }
     }
-    for (const auto& [c, p] : repeats) {
+    for (const auto& [c, i] : repeats) {
         cards.push_back(c);
-        at.push_back(p);
+        at.push_back(i->centre);
+        chosen.push_back(i);
     }
     if (at.size() >= 2) std::tie(mean, dir) = lineThrough(at);
     std::vector<std::size_t> order(cards.size());
@@ -292,6 +356,9 @@ FannedPile readFannedPile(const Detection& det) {
             if (steps[k - 1] >= kUnreadStep * step)
                 for (int n = int(std::lround(steps[k - 1] / step)) - 1; n > 0; --n) out.unreadBefore.push_back(k);
     }
+    if (!bgr.empty() && bgr.type() == CV_8UC3 && !out.bottomToTop.empty() &&
+        out.bottomToTop.front().rank != scoring::kAce && cardUnderFirst(det, out, *chosen[order.front()], *cards[order.front()], bgr))
+        out.unreadBefore.insert(out.unreadBefore.begin(), 0);
     return out;
 }
 
@@ -311,6 +378,8 @@ std::string FannedPileCheck::message(const FannedPile& pile) const {
     std::string where = "card " + std::to_string(k + 1) + " from the bottom";
     if (k > 0 && k < pile.bottomToTop.size())
         where += " (between " + pile.bottomToTop[k - 1].name() + " and " + pile.bottomToTop[k].name() + ")";
+    else if (k == 0 && !pile.bottomToTop.empty())
+        where += " (under " + pile.bottomToTop[0].name() + ")";
     return where + " could not be read: check the pile by eye from there, or fan it wider";
 }
 

@@ -96,12 +96,14 @@ struct FannedPile {
     std::vector<scoring::Card> bottomToTop;
     std::vector<cv::Point2f> at;  // where each was read (its index's middle), in that order
     // Cards the fan's spacing says lie unread: for each, k where it lies between bottomToTop[k - 1]
-    // and bottomToTop[k] (k repeated for two or more there). With three cards read or more, two
-    // neighbours kUnreadStep or more times the fan's median step apart have round(gap / step) - 1
-    // cards between them. A card unread at either end of the fan is not seen so.
+    // and bottomToTop[k] (k repeated for two or more there; 0: under the first card read). With
+    // three cards read or more, two neighbours kUnreadStep or more times the fan's median step apart
+    // have round(gap / step) - 1 cards between them. Given the picture, a first card read that is no
+    // ace, with card (not table) in the strip a card under it would show, has one under it. A card
+    // unread at the top of the fan is not seen.
     std::vector<std::size_t> unreadBefore;
 };
-FannedPile readFannedPile(const Detection& detection);
+FannedPile readFannedPile(const Detection& detection, const cv::Mat& bgr = cv::Mat());
 
 // The pile check of a fan read from a picture: scoring::checkLakePile on the cards read where it
 // names a wrong card below every card the spacing says lies unread; else, where some card lies
