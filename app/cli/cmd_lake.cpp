@@ -600,8 +600,8 @@ void addEvalPile(CLI::App& app) {
                   << all.exact << " (" << double(all.exact) / n << ")\n";
         std::cout << "verdict (ok or not, as the check on the true cards) right in " << all.verdictRight
                   << " (" << double(all.verdictRight) / n << "); right piles said wrong " << falseAlarms
-                  << ", faulty piles said ok " << missedFaults << "; no verdict (a card unread by the fan's "
-                  << "spacing) in " << withheld << ", " << withheldRight << " of them not read exactly\n";
+                  << ", faulty piles said ok " << missedFaults << "; no verdict (a card seen unread in the "
+                  << "fan) in " << withheld << ", " << withheldRight << " of them not read exactly\n";
         std::cout << "faulty piles " << all.faulty << ": first wrong card named right (same place, same card) in "
                   << all.namedRight << " (" << namedShare << ")\n";
         std::cout << "cards: " << cardsRight << " of " << cardsTrue << " in the piles read (recall " << recall

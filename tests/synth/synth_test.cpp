@@ -1509,7 +1509,7 @@ TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
     const int withheld = j.at("withheld").get<int>();
     EXPECT_LE(exact, verdict + withheld);  // a pile read exactly gets the verdict right, or none
     EXPECT_LE(verdict, scenes);
-    // each scene: a verdict right, a wrong one, or none (a card unread by the fan's spacing)
+    // each scene: a verdict right, a wrong one, or none (a card seen unread in the fan)
     EXPECT_EQ(j.at("false_alarms").get<int>() + j.at("missed_faults").get<int>() + withheld, scenes - verdict);
     EXPECT_LE(j.at("withheld_misread").get<int>(), withheld);
     EXPECT_LE(named, faulty);
@@ -1553,7 +1553,7 @@ TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
     const auto text = runCli({"eval-pile", out.string()});
     ASSERT_EQ(text.code, 0) << text.err;
     for (const char* l : {"scenes 5: pile read exactly (every card, in order) in ", "verdict (ok or not, as the check on the true cards) right in ",
-                          "; no verdict (a card unread by the fan's spacing) in ",
+                          "; no verdict (a card seen unread in the fan) in ",
                           "first wrong card named right (same place, same card) in ", " in the piles read (recall ",
                           "by fault:", "ms per picture: median "})
         EXPECT_NE(text.out.find(l), std::string::npos) << l << "\n" << text.out;

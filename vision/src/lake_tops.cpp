@@ -115,6 +115,17 @@ std::vector<scoring::Card> LakeTops::cards() const {
     return out;
 }
 
+namespace {
+// The picture the table's foreground is looked at in: no larger than kResidualSide.
+double residualScale(const cv::Mat& bgr) { return std::min(1.0, double(kResidualSide) / std::max(bgr.cols, bgr.rows)); }
+cv::Mat residualPicture(const cv::Mat& bgr, double s) {
+    if (s >= 1.0) return bgr;
+    cv::Mat work;
+    cv::resize(bgr, work, cv::Size(), s, s, cv::INTER_AREA);
+    return work;
+}
+}  // namespace
+
 std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
     if (bgr.empty() || bgr.type() != CV_8UC3 || det.cards.empty()) return {};
     // the card's size: the outlines' long side, else the indices' (about an eighth of it)
@@ -126,12 +137,8 @@ std::vector<Quad> unexplainedRegions(const Detection& det, const cv::Mat& bgr) {
             for (const auto& i : c.indices) longs.push_back(i.scale * 8.f);
     const float longSide = detail::medianOf(longs);
     if (!(longSide > 0.f)) return {};
-    const double s = std::min(1.0, double(kResidualSide) / std::max(bgr.cols, bgr.rows));
-    cv::Mat work;
-    if (s < 1.0)
-        cv::resize(bgr, work, cv::Size(), s, s, cv::INTER_AREA);
-    else
-        work = bgr;
+    const double s = residualScale(bgr);
+    const cv::Mat work = residualPicture(bgr, s);
     const float L = longSide * float(s);
     if (L < 8.f) return {};
     const double cardArea = double(L) * L / kCardAspect;
@@ -231,12 +238,8 @@ bool cardUnderFirst(const Detection& det, const FannedPile& pile, const IndexRea
         along = pile.at[1] - pile.at[0];
         along /= std::max(float(cv::norm(along)), 1e-3f);
     }
-    const double s = std::min(1.0, double(kResidualSide) / std::max(bgr.cols, bgr.rows));
-    cv::Mat work;
-    if (s < 1.0)
-        cv::resize(bgr, work, cv::Size(), s, s, cv::INTER_AREA);
-    else
-        work = bgr;
+    const double s = residualScale(bgr);
+    const cv::Mat work = residualPicture(bgr, s);
     const cv::Mat fg = tableForeground(work);
     auto cardBeside = [&](const IndexReading& i) {
         const float upLength = float(cv::norm(i.up));
