@@ -42,8 +42,9 @@ TEST(VisionCli, DetectPrintsOneJsonObjectPerPictureInTheDocumentedShape) {
         for (const auto& c : j["cards"]) {
             EXPECT_TRUE(roundTo(c["confidence"].get<double>(), 0.001)) << c.dump();
             for (const auto& i : c["indices"]) EXPECT_TRUE(roundTo(i["confidence"].get<double>(), 0.001)) << i.dump();
-            if (c["quad"].is_array())
+            if (c["quad"].is_array()) {
                 for (const auto& p : c["quad"]) EXPECT_TRUE(roundTo(p[0].get<double>(), 0.1) && roundTo(p[1].get<double>(), 0.1)) << c.dump();
+            }
         }
         EXPECT_EQ(ls[k].find("00000"), std::string::npos) << ls[k];
     }
