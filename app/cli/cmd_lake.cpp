@@ -504,7 +504,7 @@ void addEvalPile(CLI::App& app) {
             int scenes = 0, exact = 0, verdictRight = 0, faulty = 0, namedRight = 0;
         };
         std::map<std::string, Score> byFault;
-        int falseAlarms = 0, missedFaults = 0, withheld = 0, withheldRight = 0;
+        int falseAlarms = 0, missedFaults = 0, withheld = 0, withheldMisread = 0;
         long cardsTrue = 0, cardsRead = 0, cardsRight = 0;
         std::vector<double> ms;
         for (std::size_t i = 0; i < files.size(); ++i) {
@@ -531,7 +531,7 @@ void addEvalPile(CLI::App& app) {
             falseAlarms += given && want.ok && !got.ok ? 1 : 0;
             missedFaults += given && !want.ok && got.ok ? 1 : 0;
             withheld += given ? 0 : 1;
-            withheldRight += !given && read != t.bottomToTop ? 1 : 0;
+            withheldMisread += !given && read != t.bottomToTop ? 1 : 0;
             // the cards read that are cards of the pile (each true card matched once)
             std::multiset<scoring::Card> left(t.bottomToTop.begin(), t.bottomToTop.end());
             int right = 0;
@@ -583,7 +583,7 @@ void addEvalPile(CLI::App& app) {
             {"false_alarms", falseAlarms},
             {"missed_faults", missedFaults},
             {"withheld", withheld},
-            {"withheld_misread", withheldRight},
+            {"withheld_misread", withheldMisread},
             {"faulty", all.faulty},
             {"named_right", all.namedRight},
             {"named_share", namedShare},
@@ -601,7 +601,7 @@ void addEvalPile(CLI::App& app) {
         std::cout << "verdict (ok or not, as the check on the true cards) right in " << all.verdictRight
                   << " (" << double(all.verdictRight) / n << "); right piles said wrong " << falseAlarms
                   << ", faulty piles said ok " << missedFaults << "; no verdict (a card seen unread in the "
-                  << "fan) in " << withheld << ", " << withheldRight << " of them not read exactly\n";
+                  << "fan) in " << withheld << ", " << withheldMisread << " of them not read exactly\n";
         std::cout << "faulty piles " << all.faulty << ": first wrong card named right (same place, same card) in "
                   << all.namedRight << " (" << namedShare << ")\n";
         std::cout << "cards: " << cardsRight << " of " << cardsTrue << " in the piles read (recall " << recall

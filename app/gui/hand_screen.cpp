@@ -759,9 +759,7 @@ void HandScreen::showLakeReading(const LakeReading& reading) {
             pileRead_->setText("Camera: no card of a fanned pile read" +
                                (reading.problem.isEmpty() ? QString(".") : QString(" (%1)").arg(reading.problem)));
         else {
-            const QString verdict = !reading.pileUnread.isEmpty()
-                                        ? reading.pileUnread + "."
-                                        : pileVerdictText(flow_.checkPile(reading.pile.join(' '), nullptr));
+            const QString verdict = !reading.pileUnread.isEmpty() ? reading.pileUnread + "." : pileVerdictText(reading.pileCheck);
             pileRead_->setText(QString("Camera reads %1 from the bottom up: %2").arg(reading.pile.join(' '), verdict));
         }
     }
@@ -777,8 +775,7 @@ void HandScreen::showLakeReading(const LakeReading& reading) {
 
 QString HandScreen::pileVerdictText(const scoring::PileCheck& check) {
     if (check.ok) return "in order, A up to its top in one suit.";
-    QString m = QString::fromStdString(check.message());
-    return m + ".";
+    return QString::fromStdString(check.message()) + ".";
 }
 
 void HandScreen::showPileVerdict() {

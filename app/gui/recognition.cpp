@@ -476,6 +476,9 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             const bool pileCheck = pileCheck_;
             const vi::FannedPile fan = vi::readFannedPile(det, pileCheck ? frame : cv::Mat());
             for (const auto& c : fan.bottomToTop) r.pile << QString::fromStdString(c.name());
+            const vi::FannedPileCheck fanned = vi::checkFannedPile(fan);
+            r.pileCheck = fanned.check;
+            if (fanned.unreadAt) r.pileUnread = QString::fromStdString(fanned.message(fan));
             // one top a pile (a card peeking out under it left out), the piles not read, and what
             // no card found explains (read on the frame before anything is drawn on it)
             vi::LakeTops lake = vi::readLakeTops(det, frame);
@@ -507,18 +510,16 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             if (pileCheck) {
                 // each card's number from the bottom at its index; from the first wrong card on, red;
                 // a card the fan's spacing says lies unread, "?" where it lies, and no verdict past it
-                const vi::FannedPileCheck fanned = vi::checkFannedPile(fan);
-                if (fanned.unreadAt) r.pileUnread = QString::fromStdString(fanned.message(fan));
                 const auto& check = fanned.check;
                 const std::size_t stop = fanned.unreadAt ? *fanned.unreadAt : fan.bottomToTop.size();
                 const std::size_t firstWrong = !fanned.unreadAt && check.firstWrong ? *check.firstWrong : stop;
                 for (std::size_t i = 0, shown = 0; i < fan.bottomToTop.size(); ++i) {
                     const auto gap = std::count(fan.unreadBefore.begin(), fan.unreadBefore.end(), i);
-                    for (long g = 1; g <= gap; ++g) {  // evenly between the two cards read around it
-                        // (under the first: a step below it, as far as the next card lies above)
-                        const cv::Point2f below = fan.at.size() >= 2 ? 2.f * fan.at[0] - fan.at[1] : fan.at[0];
-                        const cv::Point2f from = i > 0 ? fan.at[i - 1] : below;
-                        const cv::Point2f p = i > 0 ? from + (fan.at[i] - from) * (float(g) / float(gap + 1)) : below;
+                    for (long g = 1; g <= gap; ++g) {
+                        // evenly between the two cards read around it; under the first, a step below it
+                        const cv::Point2f p = i > 0 ? fan.at[i - 1] + (fan.at[i] - fan.at[i - 1]) * (float(g) / float(gap + 1))
+                                              : fan.at.size() >= 2 ? 2.f * fan.at[0] - fan.at[1]
+                                                                   : fan.at[0];
                         drawTag(frame, QPointF(p.x, p.y), QColor("#ef6c00"), QString("%1 ?").arg(++shown));
                     }
                     // past a card unread: not checked (grey)

@@ -21,6 +21,7 @@
 #include <optional>
 #include <vector>
 
+#include "nertz/scoring/referee.hpp"
 #include "vision_worker.hpp"
 
 namespace nertz::vision {
@@ -101,8 +102,9 @@ struct LakeReading {
     // from the bottom up (empty where no card was read). Read on every Lake frame; it means
     // something only when one pile is fanned out in view (RecognitionAnalyzer::setPileCheck).
     QStringList pile;
-    // where the fan's spacing says a card lies unread below the first wrong card read, what to do
-    // about it (vision::FannedPileCheck::message); empty when the check on `pile` stands
+    scoring::PileCheck pileCheck;  // on `pile` (scoring::checkLakePile): stands when pileUnread is empty
+    // where the fan shows a card unread below the first wrong card read, what to do about it
+    // (vision::FannedPileCheck::message); empty when the check on `pile` stands
     QString pileUnread;
 };
 

@@ -26,6 +26,20 @@
 using namespace nertz::gui;
 using namespace nertz::guitest;
 
+namespace {
+// A league "L" of Ann and Bo and a game of the two under `rules` (a preset's name); its id.
+std::int64_t twoPlayerGame(LeagueService& service, const char* rules) {
+    service.addLeague("L");
+    service.addPlayer("Ann");
+    service.addPlayer("Bo");
+    nertz::db::NewGame g;
+    g.league = "L";
+    g.rules = nertz::scoring::preset(rules);
+    g.sides = {{"Ann", {}, {}}, {"Bo", {}, {}}};
+    return service.createGame(g);
+}
+}  // namespace
+
 class HandTest : public QObject {
     Q_OBJECT
 
@@ -182,14 +196,7 @@ private slots:
     void closingWithLakeTopsBeingTypedDoesNotCrash() {
         QTemporaryDir dir;
         LeagueService service(dir.filePath("club.sqlite"));
-        service.addLeague("L");
-        service.addPlayer("Ann");
-        service.addPlayer("Bo");
-        nertz::db::NewGame g;
-        g.league = "L";
-        g.rules = nertz::scoring::preset("nna");
-        g.sides = {{"Ann", {}, {}}, {"Bo", {}, {}}};
-        service.createGame(g);
+        twoPlayerGame(service, "nna");
         {
             MainWindow w(service);
             w.show();
@@ -214,14 +221,7 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath("club.sqlite");
         LeagueService service(file);
-        service.addLeague("L");
-        service.addPlayer("Ann");
-        service.addPlayer("Bo");
-        nertz::db::NewGame g;
-        g.league = "L";
-        g.rules = nertz::scoring::preset("house");
-        g.sides = {{"Ann", {}, {}}, {"Bo", {}, {}}};
-        const auto id = service.createGame(g);
+        const auto id = twoPlayerGame(service, "house");
         MainWindow w(service);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));

@@ -222,7 +222,8 @@ namespace {
 // the next card's edge. The cards' size comes from the outlines found (the top card's, mostly); the
 // first card's edge lies kIndexInset of a card's width beside its index. With one card read, the
 // fan's way is not known: either of its corners read may be its top-left.
-bool cardUnderFirst(const Detection& det, const FannedPile& pile, const IndexReading& chosen,
+// `step`: the fan's median step between neighbours read (0 with one card read).
+bool cardUnderFirst(const Detection& det, const FannedPile& pile, float step, const IndexReading& chosen,
                     const DetectedCard& first, const cv::Mat& bgr) {
     std::vector<float> widths, lengths;
     for (const auto& c : det.cards)
@@ -230,11 +231,7 @@ bool cardUnderFirst(const Detection& det, const FannedPile& pile, const IndexRea
     if (widths.empty()) return false;
     const float W = detail::medianOf(widths), H = detail::medianOf(lengths);
     cv::Point2f along(0, 0);
-    float step = 0.f;
     if (pile.at.size() >= 2) {
-        std::vector<float> steps;
-        for (std::size_t k = 1; k < pile.at.size(); ++k) steps.push_back(float(cv::norm(pile.at[k] - pile.at[k - 1])));
-        step = detail::medianOf(steps);
         along = pile.at[1] - pile.at[0];
         along /= std::max(float(cv::norm(along)), 1e-3f);
     }
@@ -349,18 +346,15 @@ FannedPile readFannedPile(const Detection& det, const cv::Mat& bgr) {
     }
     // gaps in the fan: a neighbour a step or more further than the fan's steps (a card whose index
     // the reader missed); the step between neighbours along the fan, straight or arc, is about even
-    if (out.at.size() >= 3) {
-        std::vector<float> steps;
-        for (std::size_t k = 1; k < out.at.size(); ++k) steps.push_back(float(cv::norm(out.at[k] - out.at[k - 1])));
-        std::vector<float> sorted = steps;
-        std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
-        const float step = sorted[sorted.size() / 2];
+    std::vector<float> steps;
+    for (std::size_t k = 1; k < out.at.size(); ++k) steps.push_back(float(cv::norm(out.at[k] - out.at[k - 1])));
+    const float step = detail::medianOf(steps);  // 0 with one card read
+    if (out.at.size() >= 3)
         for (std::size_t k = 1; step > 0.f && k < out.at.size(); ++k)
             if (steps[k - 1] >= kUnreadStep * step)
                 for (int n = int(std::lround(steps[k - 1] / step)) - 1; n > 0; --n) out.unreadBefore.push_back(k);
-    }
-    if (!bgr.empty() && bgr.type() == CV_8UC3 && !out.bottomToTop.empty() &&
-        out.bottomToTop.front().rank != scoring::kAce && cardUnderFirst(det, out, *chosen[order.front()], *cards[order.front()], bgr))
+    if (!bgr.empty() && bgr.type() == CV_8UC3 && !out.bottomToTop.empty() && out.bottomToTop.front().rank != scoring::kAce &&
+        cardUnderFirst(det, out, step, *chosen[order.front()], *cards[order.front()], bgr))
         out.unreadBefore.insert(out.unreadBefore.begin(), 0);
     return out;
 }
