@@ -144,10 +144,11 @@ PileScene pileScene(const fs::path& file) {
 
 // What `pile --image` reads in a picture of a fanned pile, and eval-pile scores: the still
 // picture's detection, each card at its corner index, ordered from the pile's bottom
-// (vision::readFannedPile). `ms`: the time it took.
-vi::FannedPile readPilePicture(vi::Detector& detector, const cv::Mat& img, double* ms = nullptr) {
+// (vision::readFannedPile), the indices its spacing says lie unread looked for where they should
+// lie unless `lookAgain` is false. `ms`: the time it took.
+vi::FannedPile readPilePicture(vi::Detector& detector, const cv::Mat& img, bool lookAgain, double* ms = nullptr) {
     const auto start = std::chrono::steady_clock::now();
-    vi::FannedPile pile = vi::readFannedPile(detector.detect(img), img);
+    vi::FannedPile pile = vi::readFannedPile(detector.detect(img), img, lookAgain ? &detector : nullptr);
     if (ms) ms[0] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return pile;
 }
@@ -397,7 +398,7 @@ void addPile(CLI::App& app) {
     struct Args {
         std::vector<std::string> cards;
         std::string image, models;
-        bool json = false;
+        bool json = false, noLookAgain = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand(
@@ -408,6 +409,9 @@ void addPile(CLI::App& app) {
                     "a picture of the fanned pile instead: its corner indices read and ordered "
                     "along the fan, from the end with the ace");
     cmd->add_option("--models", a->models, "model folder (default: as detect)");
+    cmd->add_flag("--no-look-again", a->noLookAgain,
+                  "do not look again for the indices the fan's spacing says lie unread (between two "
+                  "cards read a gap apart, under a first card that is no ace)");
     cmd->add_flag("--json", a->json, "JSON on stdout");
     cmd->callback([a] {
         if (a->cards.empty() == a->image.empty())
@@ -421,7 +425,7 @@ void addPile(CLI::App& app) {
             } catch (const vi::ImageError& e) {
                 throw sc("image", e.what());
             }
-            pile = readPilePicture(*stillDetector(a->models), img);
+            pile = readPilePicture(*stillDetector(a->models), img, !a->noLookAgain);
         } else {
             // "AH 2H" as one argument or several, commas allowed
             for (std::string arg : a->cards) {
@@ -475,7 +479,7 @@ void addEvalPile(CLI::App& app) {
     struct Args {
         std::string dir, models;
         int limit = 0;
-        bool json = false, verbose = false;
+        bool json = false, verbose = false, noLookAgain = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand(
@@ -489,6 +493,9 @@ void addEvalPile(CLI::App& app) {
     cmd->add_option("--models", a->models, "model folder (default: as detect)");
     cmd->add_flag("--verbose", a->verbose,
                   "one line per scene on stderr (also with NERTZ_EVAL_SCENES=1, as eval-count)");
+    cmd->add_flag("--no-look-again", a->noLookAgain,
+                  "do not look again for the indices the fan's spacing says lie unread (between two "
+                  "cards read a gap apart, under a first card that is no ace)");
     cmd->add_flag("--json", a->json, "JSON on stdout");
     cmd->callback([a] {
         const fs::path dir(a->dir);
@@ -516,7 +523,7 @@ void addEvalPile(CLI::App& app) {
                 throw sc("DIR", files[i].string() + ": " + e.what());
             }
             double took = 0;
-            const vi::FannedPile pile = readPilePicture(*detector, img, &took);
+            const vi::FannedPile pile = readPilePicture(*detector, img, !a->noLookAgain, &took);
             const std::vector<scoring::Card>& read = pile.bottomToTop;
             ms.push_back(took);
             const scoring::PileCheck want = scoring::checkLakePile(t.bottomToTop);

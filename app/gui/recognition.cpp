@@ -474,7 +474,8 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
             // the frame read as one fanned pile, ordered from the end its ace lies at
             // (the picture too when a pile is checked: is there card under the first card read?)
             const bool pileCheck = pileCheck_;
-            const vi::FannedPile fan = vi::readFannedPile(det, pileCheck ? frame : cv::Mat());
+            const vi::FannedPile fan = vi::readFannedPile(det, pileCheck ? frame : cv::Mat(),
+                                                          pileCheck ? impl_->detector.get() : nullptr);
             for (const auto& c : fan.bottomToTop) r.pile << QString::fromStdString(c.name());
             const vi::FannedPileCheck fanned = vi::checkFannedPile(fan);
             r.pileCheck = fanned.check;

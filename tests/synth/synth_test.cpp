@@ -24,6 +24,7 @@
 #include "nertz/vision/back_render.hpp"
 #include "nertz/vision/back_signature.hpp"
 #include "nertz/vision/detector.hpp"
+#include "nertz/vision/lake_tops.hpp"
 
 namespace fs = std::filesystem;
 namespace sy = nertz::synth;
@@ -1429,6 +1430,90 @@ TEST(SynthCli, PileNamesTheFirstWrongCardOfAFannedPileInAPicture) {
     EXPECT_NE(missing.err.find("none.jpg"), std::string::npos) << missing.err;
 }
 
+// With the detector, readFannedPile looks again for the cards its spacing says lie unread, where
+// their indices should lie (Detector::readAt): a card the proposals missed between two read a
+// gap apart, and cards under a first card that is no ace. Fans of the test art drawn 0.24 and 0.2
+// of a card apart: in the wider one's detection cards are taken out (without the detector they are
+// unread, so no verdict from the first; with it they are read back in place); of the tighter one
+// the detector alone reads a few cards at the top (5H 6H 7H on 2026-12-03), and with the look again
+// every card. readAt reads nothing on the bare table or outside the picture.
+TEST(SynthScene, AFansUnreadCardsAreLookedForWhereTheyShouldLie) {
+    namespace vi = nertz::vision;
+    const auto designs = sy::loadCardArt(NERTZ_TEST_CARDART);
+    const auto design = std::find_if(designs.begin(), designs.end(), [](const sy::CardDesign& d) { return d.name == "gnome-plastic"; });
+    ASSERT_NE(design, designs.end());
+    const std::vector<std::string> fan{"AH", "2H", "3H", "4H", "5H", "6H", "7H"};
+    auto drawFan = [&](float apart) {
+        cv::Mat table(720, 1280, CV_8UC3, cv::Scalar(50, 110, 40));
+        const float turn = 0.35f;
+        const cv::Point2f along(std::cos(turn), std::sin(turn)), down(-along.y, along.x);
+        const float h = 300.f;
+        for (std::size_t k = 0; k < fan.size(); ++k) {
+            const auto card = nertz::scoring::parseCard(fan[k], nertz::scoring::DeckKind::Standard);
+            const cv::Mat& face = design->faces[std::size_t(card->index())].image;
+            const float w = h * float(face.cols) / float(face.rows);
+            const cv::Point2f tl = cv::Point2f(560, 360) - along * (0.6f * w) - down * (0.5f * h) + along * (float(k) * apart * w);
+            vi::drawCard(table, face, {tl, tl + along * w, tl + along * w + down * h, tl + down * h});
+        }
+        return table;
+    };
+    auto names = [](const vi::FannedPile& p) {
+        std::vector<std::string> out;
+        for (const auto& c : p.bottomToTop) out.push_back(c.name());
+        return out;
+    };
+    vi::Detector detector(vi::DetectorOptions::stillPicture());
+
+    const cv::Mat wide = drawFan(0.24f);
+    const vi::Detection det = detector.detect(wide);
+    ASSERT_EQ(names(vi::readFannedPile(det, wide)), fan);  // every card read by the detector
+    EXPECT_EQ(names(vi::readFannedPile(det, wide, &detector)), fan);
+    auto without = [&](std::set<std::string> gone) {
+        vi::Detection d = det;
+        std::erase_if(d.cards, [&](const vi::DetectedCard& c) { return c.face && gone.count(c.face->name()); });
+        return d;
+    };
+    // 4H taken out: a gap between 3H and 5H
+    const vi::Detection no4 = without({"4H"});
+    const vi::FannedPile seen = vi::readFannedPile(no4, wide);
+    EXPECT_EQ(names(seen), (std::vector<std::string>{"AH", "2H", "3H", "5H", "6H", "7H"}));
+    EXPECT_EQ(seen.unreadBefore, (std::vector<std::size_t>{3}));
+    const vi::FannedPile again = vi::readFannedPile(no4, wide, &detector);
+    EXPECT_EQ(names(again), fan);
+    EXPECT_TRUE(again.unreadBefore.empty());
+    EXPECT_TRUE(vi::checkFannedPile(again).check.ok);
+    // AH and 2H taken out: two cards under the 3H
+    const vi::Detection noBottom = without({"AH", "2H"});
+    EXPECT_EQ(vi::readFannedPile(noBottom, wide).unreadBefore, (std::vector<std::size_t>{0}));
+    const vi::FannedPile under = vi::readFannedPile(noBottom, wide, &detector);
+    EXPECT_EQ(names(under), fan);
+    EXPECT_TRUE(under.unreadBefore.empty());
+
+    const cv::Mat tight = drawFan(0.2f);
+    const vi::Detection tightDet = detector.detect(tight);
+    std::cout << "a fan 0.2 of a card apart, read by the detector alone: "
+              << ::testing::PrintToString(names(vi::readFannedPile(tightDet, tight))) << "\n";
+    EXPECT_EQ(names(vi::readFannedPile(tightDet, tight, &detector)), fan);
+
+    // readAt: the 4H's index where the fan had it read, the table beside the fan, outside the picture
+    const vi::FannedPile whole = vi::readFannedPile(det, wide);
+    const vi::IndexReading* four = nullptr;
+    for (const auto& c : det.cards)
+        for (const auto& i : c.indices)
+            if (c.face && c.face->name() == "4H" && cv::norm(i.centre - whole.at[3]) < 1.f) four = &i;
+    ASSERT_NE(four, nullptr);
+    const auto read = detector.readAt(wide, {{four->centre, four->up, four->scale},
+                                             {cv::Point2f(1150, 600), four->up, four->scale},
+                                             {cv::Point2f(-500, 20), four->up, four->scale}});
+    ASSERT_EQ(read.size(), 3u);
+    ASSERT_TRUE(read[0].has_value());
+    EXPECT_EQ(read[0]->face.name(), "4H");
+    EXPECT_LT(cv::norm(read[0]->centre - four->centre), 0.3 * four->scale);
+    EXPECT_FALSE(read[1].has_value());  // the bare table
+    EXPECT_FALSE(read[2].has_value());  // outside the picture
+    EXPECT_TRUE(detector.readAt(wide, {}).empty());
+}
+
 // eval-lake scores the lake checksum of a synthetic lake set: its piles are those of the scenes'
 // card files, every scene is either said complete or not, and a set of another kind is refused
 // with exit code 2 and the file named.
@@ -1549,6 +1634,11 @@ TEST(SynthCli, EvalPileScoresThePileCheckFromPicturesAndRefusesOtherScenes) {
     for (const auto& c : pj.at("cards")) readByPile += (readByPile.empty() ? "" : " ") + c.get<std::string>();
     if (readByPile.empty()) readByPile = "(none)";
     EXPECT_NE(line->find(", read " + readByPile + " "), std::string::npos) << *line << " / " << p.out;
+    // --no-look-again: the cards the spacing says lie unread are not looked for, so no more are read
+    const auto once = runCli({"eval-pile", out.string(), "--json", "--no-look-again"});
+    ASSERT_EQ(once.code, 0) << once.err;
+    EXPECT_LE(nlohmann::json::parse(once.out).at("cards").at("read").get<long>(), read);
+    EXPECT_EQ(runCli({"pile", "--image", (out / "images" / "synth_3_000000.jpg").string(), "--no-look-again"}).code, 0);
 
     const auto text = runCli({"eval-pile", out.string()});
     ASSERT_EQ(text.code, 0) << text.err;

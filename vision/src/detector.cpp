@@ -555,6 +555,117 @@ void Detector::readUnsureAgain(const cv::Mat& bgr, const ProposalPyramid& pyr,
     }
 }
 
+std::vector<std::optional<IndexReading>> Detector::readAt(const cv::Mat& image,
+                                                          const std::vector<IndexPlace>& places,
+                                                          int agree) {
+    std::vector<std::optional<IndexReading>> out(places.size());
+    if (places.empty()) return out;
+    const cv::Mat bgr = toBgr8(image);
+    // the part of the picture around the places, at the working scale, enlarged where the indices
+    // are smaller than the proposals' smallest pairs are cut from (as small indices are read again
+    // enlarged: smallIndexHeight)
+    std::vector<float> scales;
+    cv::Rect2f around;
+    for (const IndexPlace& p : places) {
+        if (!(p.scale > 0.f) || !std::isfinite(p.centre.x) || !std::isfinite(p.centre.y)) continue;
+        scales.push_back(p.scale);
+        const cv::Rect2f r(p.centre.x - 3.f * p.scale, p.centre.y - 3.f * p.scale, 6.f * p.scale,
+                           6.f * p.scale);
+        around = around.area() > 0.f ? (around | r) : r;
+    }
+    if (scales.empty()) return out;
+    const cv::Rect region = cv::Rect(around) & cv::Rect(0, 0, bgr.cols, bgr.rows);
+    if (region.width < 4 || region.height < 4) return out;
+    double scale = workScale(bgr.size());
+    const double smallest = 10.0;  // rank-to-pip, working pixels
+    if (double(detail::medianOf(scales)) * scale < smallest)
+        scale = std::min(3.0, smallest / double(detail::medianOf(scales)));
+    cv::Mat work;
+    cv::resize(bgr(region), work, cv::Size(), scale, scale, scale < 1.0 ? cv::INTER_AREA : cv::INTER_CUBIC);
+    cv::Mat gray;
+    cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
+    const ProposalPyramid pyr = buildPyramid(gray, params_);
+    const cv::Point2f origin(float(region.x), float(region.y));
+    const float s = float(scale), inv = float(1.0 / scale);
+    auto toWork = [&](cv::Point2f p) { return (p - origin) * s; };
+    std::vector<IndexCandidate> cands;
+    std::vector<std::size_t> of;  // the place of each cut
+    for (std::size_t k = 0; k < places.size(); ++k) {
+        const IndexPlace& p = places[k];
+        if (!(p.scale > 0.f)) continue;
+        const float n = float(cv::norm(p.up));
+        if (!(n > 0.f)) continue;
+        const cv::Point2f up = p.up * (1.f / n), across(-up.y, up.x);
+        for (const float zoom : {0.9f, 1.f, 1.1f})
+            for (const float along : {-0.2f, 0.f, 0.2f})
+                for (const float side : {-0.2f, 0.f, 0.2f}) {
+                    const cv::Point2f m = p.centre + up * (along * p.scale) + across * (side * p.scale);
+                    const cv::Point2f half = up * (0.5f * zoom * p.scale);
+                    cands.push_back({toWork(m + half), toWork(m - half), false});
+                    of.push_back(k);
+                }
+    }
+    if (cands.empty()) return out;
+    std::vector<cv::Mat> patches = cutIndexPatches(pyr, cands, params_);
+    for (std::size_t j = 0; j < cands.size(); ++j) {
+        const IndexPlace& p = places[of[j]];
+        if (!(p.halfWidth > 0.f)) continue;
+        cv::Mat& patch = patches[j];
+        const float span = float(cv::norm(cands[j].b - cands[j].a)) * inv;  // picture pixels
+        const float perColumn = params_.spanWidth * span / float(patch.cols);
+        std::vector<int> keep;
+        for (int u = 0; u < patch.cols; ++u)
+            if (std::abs((float(u) + 0.5f - 0.5f * float(patch.cols)) * perColumn) <= p.halfWidth) keep.push_back(u);
+        if (keep.empty() || int(keep.size()) == patch.cols) continue;
+        double lo = 0, paper = 0;
+        cv::minMaxLoc(patch.colRange(keep.front(), keep.back() + 1), &lo, &paper);
+        for (int u = 0; u < patch.cols; ++u)
+            if (u < keep.front() || u > keep.back()) patch.col(u).setTo(cv::Scalar(paper));
+    }
+    std::vector<PatchReading> read = reader_.read(patches, 0.f);
+    if (options_.suitFromInk && !colourless(bgr))
+        for (std::size_t j = 0; j < cands.size(); ++j) {
+            const cv::Point2f a = cands[j].a * inv + origin, b = cands[j].b * inv + origin;
+            conditionOnInk(read[j], pipInk(bgr, b, std::hypot(b.x - a.x, b.y - a.y)));
+        }
+    if (options_.blackSuitFromIndexColumn) readBlackSuitsByColumn(read, patches, options_.minConfidence);
+    for (std::size_t k = 0; k < places.size(); ++k) {
+        std::map<int, int> votes;
+        std::map<int, std::size_t> surest;
+        for (std::size_t j = 0; j < cands.size(); ++j) {
+            if (of[j] != k || !read[j].face || read[j].confidence < options_.minConfidence) continue;
+            const int face = read[j].face->index();
+            ++votes[face];
+            if (!surest.count(face) || read[j].confidence > read[surest[face]].confidence) surest[face] = j;
+        }
+        int best = -1, most = 0, second = 0;
+        for (const auto& [face, n] : votes) {
+            if (n > most) second = most, most = n, best = face;
+            else second = std::max(second, n);
+        }
+        // read by `agree` cuts or more, and by more than twice as many as any other face (a tight
+        // fan's 3H read 3H by 4 cuts, 9H by 5)
+        if (best < 0 || most < agree || 2 * second >= most) continue;
+        // where the cuts that read it put it, on average
+        const std::size_t j = surest[best];
+        IndexReading r = readingOf(cands[j], inv, *read[j].face, read[j].confidence);
+        cv::Point2f centre(0, 0), up(0, 0);
+        float size = 0.f;
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            if (of[i] != k || !read[i].face || read[i].face->index() != best || read[i].confidence < options_.minConfidence) continue;
+            const IndexReading c = readingOf(cands[i], inv, *read[i].face, read[i].confidence);
+            centre += c.centre;
+            up += c.up;
+            size += c.scale;
+        }
+        r.centre = centre * (1.f / float(most)) + origin;
+        r.up = up * (1.f / std::max(float(cv::norm(up)), 1e-6f));
+        r.scale = size / float(most);
+        out[k] = withBox(r, params_, bgr.size());
+    }
+    return out;
+}
+
 std::vector<PatchReading> Detector::readCandidates(const ProposalPyramid& pyr,
                                                    const std::vector<IndexCandidate>& cands,
                                                    std::vector<cv::Mat>& patches) {

@@ -164,6 +164,17 @@ struct DetectorOptions {
     static DetectorOptions readOnce();
 };
 
+// A place where an index should lie (picture pixels): its middle, which way it stands (a unit
+// vector from pip to rank glyph) and its rank-to-pip distance, as an IndexReading gives them.
+struct IndexPlace {
+    cv::Point2f centre;
+    cv::Point2f up;
+    float scale = 0.f;
+    // Above 0: what lies further across the index than this from its middle (picture pixels) is
+    // taken as paper (in a tight fan the next card's edge and index lie there).
+    float halfWidth = 0.f;
+};
+
 // Owns the loaded models; detect() may be called for frame after frame (not concurrently).
 class Detector {
   public:
@@ -182,6 +193,19 @@ class Detector {
     // `scales`. `first.ms` grows by the time.
     Detection readAgainAt(const cv::Mat& image, Detection first, const std::vector<double>& scales,
                           cv::Rect region = {});
+
+    // An index read at each place of a picture (as detect() takes it), where the proposals found
+    // none to read: a fan's card whose index its spacing says lies between two read
+    // (vision::readFannedPile). Each place is cut kPlaceCuts ways around it (moved along and
+    // across by a fifth of its rank-to-pip distance, a tenth larger and smaller; with halfWidth,
+    // what lies beyond it across taken as paper); its face is the one read at minConfidence or
+    // more, the pip's ink checked as detect()'s are, by at least `agree` cuts and by more than twice
+    // as many as any other face, with the surest of those cuts' confidence, placed where they are
+    // on average. Nothing where no face is.
+    static constexpr int kPlaceCuts = 27;
+    std::vector<std::optional<IndexReading>> readAt(const cv::Mat& image,
+                                                    const std::vector<IndexPlace>& places,
+                                                    int agree = 3);
 
   private:
     // One reading of an 8-bit BGR picture at the working size times `enlarge`.

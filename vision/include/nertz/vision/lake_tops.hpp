@@ -103,7 +103,12 @@ struct FannedPile {
     // unread at the top of the fan is not seen.
     std::vector<std::size_t> unreadBefore;
 };
-FannedPile readFannedPile(const Detection& detection, const cv::Mat& bgr = cv::Mat());
+// With the detector that read the picture (and the picture), the indices the spacing says lie
+// unread are looked for where they should lie (Detector::readAt): between two neighbours a gap
+// apart, and under a first card read that is no ace; what is read there is in place in
+// bottomToTop, and only what is still not read is in unreadBefore.
+FannedPile readFannedPile(const Detection& detection, const cv::Mat& bgr = cv::Mat(),
+                          Detector* detector = nullptr);
 
 // The pile check of a fan read from a picture: scoring::checkLakePile on the cards read where it
 // names a wrong card below every card the spacing says lies unread; else, where some card lies
