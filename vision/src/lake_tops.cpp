@@ -302,8 +302,9 @@ std::vector<std::pair<std::size_t, int>> gapsOf(const std::vector<cv::Point2f>& 
 
 // Where the spacing of a fan (bottom to top) says cards lie unread, their indices looked for
 // (Detector::readAt): between two neighbours a gap apart, at even steps between their indices,
-// standing and sized as theirs on average; and under the first card read where it is no ace, a step
-// before it, card after card while one is read there and is no ace. What is read is put in place.
+// standing and sized as theirs on average; over the last card read where it is no king, and under
+// the first where it is no ace, a step on along the row, card after card while one is read there.
+// What is read is put in place.
 void readUnreadInFan(Detector& detector, const cv::Mat& bgr, std::vector<FanCard>& fan) {
     // a covered card shows a strip a step wide: what lies beyond half a step across its index is
     // the next card's (on a drawn fan 0.2 of a card apart, its 3H read 3H by 5 cuts and 9H by 2
@@ -340,6 +341,23 @@ void readUnreadInFan(Detector& detector, const cv::Mat& bgr, std::vector<FanCard
     const auto found = detector.readAt(bgr, places);
     for (std::size_t j = found.size(); j-- > 0;)  // from the top down, so that places stay valid
         if (found[j]) fan.insert(fan.begin() + std::ptrdiff_t(before[j]), {found[j]->face, *found[j], nullptr});
+    // over the last card read, where it is no king: a step on along the row (the last step read),
+    // card after card while one is read (the top card unread, its index in plain view)
+    {
+        int betweenTop = 0;
+        const std::size_t last = at.size() - 1;
+        for (const auto& [k, n] : gapsOf(at))
+            if (k == last) betweenTop = n;
+        const cv::Point2f ahead = dir * ((at[last] - at[last - 1]).dot(dir) / float(betweenTop + 1));
+        const IndexReading top = fan.back().index;
+        IndexPlace place{mid + dir * (top.centre - mid).dot(dir), top.up, top.scale, clearBeyond(float(cv::norm(ahead)))};
+        for (int tries = 0; tries < 12 && fan.back().face.rank != scoring::kKing; ++tries) {
+            place.centre += ahead;
+            const auto above = detector.readAt(bgr, {place});
+            if (!above[0]) break;
+            fan.push_back({above[0]->face, *above[0], nullptr});
+        }
+    }
     // under the first card: a step back along the fan (the first step as the detector read it, over
     // the cards the spacing says lie unread in it), and again from where it was looked for
     if (fan.front().face.rank == scoring::kAce) return;

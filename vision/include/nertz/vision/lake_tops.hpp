@@ -105,7 +105,8 @@ struct FannedPile {
 };
 // With the detector that read the picture (and the picture), the indices the spacing says lie
 // unread are looked for where they should lie (Detector::readAt): between two neighbours a gap
-// apart, and under a first card read that is no ace; what is read there is in place in
+// apart, over a last card read that is no king and under a first that is no ace; what is read
+// there is in place in
 // bottomToTop, and only what is still not read is in unreadBefore.
 FannedPile readFannedPile(const Detection& detection, const cv::Mat& bgr = cv::Mat(),
                           Detector* detector = nullptr);
