@@ -514,15 +514,19 @@ QString RecognitionAnalyzer::lake(cv::Mat& frame) {
                 const auto& check = fanned.check;
                 const std::size_t stop = fanned.unreadAt ? *fanned.unreadAt : fan.bottomToTop.size();
                 const std::size_t firstWrong = !fanned.unreadAt && check.firstWrong ? *check.firstWrong : stop;
-                for (std::size_t i = 0, shown = 0; i < fan.bottomToTop.size(); ++i) {
+                const std::size_t n = fan.bottomToTop.size();
+                for (std::size_t i = 0, shown = 0; i <= n; ++i) {
                     const auto gap = std::count(fan.unreadBefore.begin(), fan.unreadBefore.end(), i);
                     for (long g = 1; g <= gap; ++g) {
-                        // evenly between the two cards read around it; under the first, a step below it
-                        const cv::Point2f p = i > 0 ? fan.at[i - 1] + (fan.at[i] - fan.at[i - 1]) * (float(g) / float(gap + 1))
-                                              : fan.at.size() >= 2 ? 2.f * fan.at[0] - fan.at[1]
-                                                                   : fan.at[0];
+                        // evenly between the two cards read around it; under the first, a step below
+                        // it; over the last, a step above it
+                        const cv::Point2f p = i > 0 && i < n ? fan.at[i - 1] + (fan.at[i] - fan.at[i - 1]) * (float(g) / float(gap + 1))
+                                              : n < 2        ? fan.at[i > 0 ? n - 1 : 0]
+                                              : i == 0       ? 2.f * fan.at[0] - fan.at[1]
+                                                             : 2.f * fan.at[n - 1] - fan.at[n - 2];
                         drawTag(frame, QPointF(p.x, p.y), QColor("#ef6c00"), QString("%1 ?").arg(++shown));
                     }
+                    if (i == n) break;
                     // past a card unread: not checked (grey)
                     const char* colour = i >= stop ? "#757575" : i >= firstWrong ? "#c62828" : "#00838f";
                     drawTag(frame, QPointF(fan.at[i].x, fan.at[i].y), QColor(colour),

@@ -1467,6 +1467,7 @@ TEST(SynthScene, AFansUnreadCardsAreLookedForWhereTheyShouldLie) {
     const cv::Mat wide = drawFan(0.24f);
     const vi::Detection det = detector.detect(wide);
     ASSERT_EQ(names(vi::readFannedPile(det, wide)), fan);  // every card read by the detector
+    EXPECT_TRUE(vi::readFannedPile(det, wide).unreadBefore.empty());
     EXPECT_EQ(names(vi::readFannedPile(det, wide, &detector)), fan);
     auto without = [&](std::set<std::string> gone) {
         vi::Detection d = det;
@@ -1488,6 +1489,15 @@ TEST(SynthScene, AFansUnreadCardsAreLookedForWhereTheyShouldLie) {
     const vi::FannedPile under = vi::readFannedPile(noBottom, wide, &detector);
     EXPECT_EQ(names(under), fan);
     EXPECT_TRUE(under.unreadBefore.empty());
+    // the AH alone read (no spacing to go by, no card under an ace): the fan covers more than twice
+    // what one card explains, so a card lies unread over it, and no verdict
+    const vi::FannedPile lone = vi::readFannedPile(without({"2H", "3H", "4H", "5H", "6H", "7H"}), wide);
+    EXPECT_EQ(names(lone), (std::vector<std::string>{"AH"}));
+    EXPECT_EQ(lone.unreadBefore, (std::vector<std::size_t>{1}));
+    const vi::FannedPileCheck loneCheck = vi::checkFannedPile(lone);
+    ASSERT_TRUE(loneCheck.unreadAt.has_value());
+    EXPECT_EQ(loneCheck.message(lone),
+              "card 2 from the bottom (over AH) could not be read: check the pile by eye from there, or fan it wider");
 
     const cv::Mat tight = drawFan(0.2f);
     const vi::Detection tightDet = detector.detect(tight);

@@ -97,10 +97,11 @@ struct FannedPile {
     std::vector<cv::Point2f> at;  // where each was read (its index's middle), in that order
     // Cards the fan's spacing says lie unread: for each, k where it lies between bottomToTop[k - 1]
     // and bottomToTop[k] (k repeated for two or more there; 0: under the first card read). With
-    // three cards read or more, two neighbours kUnreadStep or more times the fan's median step apart
+    // three cards read or more, two neighbours kUnreadStep or more times the steps beside them apart
     // have round(gap / step) - 1 cards between them. Given the picture, a first card read that is no
-    // ace, with card (not table) in the strip a card under it would show, has one under it. A card
-    // unread at the top of the fan is not seen.
+    // ace, with card (not table) in the strip a card under it would show, has one under it; and a
+    // fan covering twice the table or more that its cards read explain has one unread over the last
+    // card read (k = bottomToTop.size(): where is not known).
     std::vector<std::size_t> unreadBefore;
 };
 // With the detector that read the picture (and the picture), the indices the spacing says lie
