@@ -1528,6 +1528,23 @@ TEST(LakeTops, AFaceLaidTwiceInAFannedPileIsReadTwice) {
     EXPECT_EQ(*check.firstWrong, 2u);
     EXPECT_EQ(check.found->name(), "2D");
     EXPECT_EQ(check.expected->name(), "3D");
+    // a short fan whose every card was read at two corners, the AD laid twice: the row is the line
+    // through the upright indices, not through the 2D's bottom corner as well
+    Detection shortFan;
+    DetectedCard aces = upright("AD", {200, 100});
+    IndexReading secondAce = aces.indices[0];
+    secondAce.centre = {208, 99};  // 0.8 index sizes along the row
+    aces.indices.push_back(secondAce);
+    shortFan.cards.push_back(aces);
+    DetectedCard two = upright("2D", {216, 100});
+    IndexReading twoOther = two.indices[0];
+    twoOther.centre = {261, 170};
+    twoOther.up = {0, 1};
+    two.indices.push_back(twoOther);
+    shortFan.cards.push_back(two);
+    names.clear();
+    for (const auto& c : readFannedPile(shortFan).bottomToTop) names.push_back(c.name());
+    EXPECT_EQ(names, (std::vector<std::string>{"AD", "AD", "2D"}));
     // the same two readings of 2D printed upside down to each other: one card's two corners
     det.cards[1].indices[1].up = {0, 1};
     names.clear();

@@ -420,7 +420,29 @@ FannedPile readFannedPile(const Detection& det, const cv::Mat& bgr, Detector* de
         for (const auto& i : c.indices) all.push_back(i.centre);
         if (c.indices.size() == 1) single.push_back(c.indices[0].centre), rowUp += c.indices[0].up;
     }
-    if (single.size() >= 2) all = single;
+    if (single.size() >= 2) {
+        all = single;
+    } else if (!all.empty()) {
+        // no row of single corners (a short fan, its cards all read at two corners): the line
+        // through the indices standing as most do (a card's other corner is printed upside down,
+        // a card's length off the row, and drew the line through every index away from the row:
+        // train synth_41_000069, AS AS 2S with the two aces read as one card's corners, read AS 2S
+        // and said ok)
+        std::vector<cv::Point2f> ups;
+        for (const DetectedCard* c : cards)
+            for (const auto& i : c->indices) ups.push_back(i.up);
+        cv::Point2f most(0, 0);
+        std::size_t best = 0;
+        for (const cv::Point2f& u : ups) {
+            const auto n = std::size_t(std::count_if(ups.begin(), ups.end(), [&](cv::Point2f v) { return v.dot(u) > 0.5f; }));
+            if (n > best) best = n, most = u;
+        }
+        std::vector<cv::Point2f> standing;
+        for (const DetectedCard* c : cards)
+            for (const auto& i : c->indices)
+                if (i.up.dot(most) > 0.5f) standing.push_back(i.centre);
+        if (standing.size() >= 2) all = standing, rowUp = most;
+    }
     FannedPile out;
     if (cards.empty()) return out;
     // the least-squares line through the points: a point on it, and its direction
