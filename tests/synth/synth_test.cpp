@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -1522,6 +1523,20 @@ TEST(SynthScene, AFansUnreadCardsAreLookedForWhereTheyShouldLie) {
     EXPECT_FALSE(read[1].has_value());  // the bare table
     EXPECT_FALSE(read[2].has_value());  // outside the picture
     EXPECT_TRUE(detector.readAt(wide, {}).empty());
+    // places that say nothing: no size, no way up, not a number; and places a picture apart
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const auto& r : detector.readAt(wide, {{four->centre, four->up, 0.f},
+                                               {four->centre, cv::Point2f(0, 0), four->scale},
+                                               {cv::Point2f(nan, nan), four->up, four->scale},
+                                               {four->centre, four->up, nan},
+                                               {cv::Point2f(1e30f, -1e30f), four->up, four->scale},
+                                               {four->centre, four->up, 1e30f}}))
+        EXPECT_FALSE(r.has_value());
+    const auto apart = detector.readAt(wide, {{four->centre, four->up, four->scale}, {cv::Point2f(0, 0), four->up, 2.f},
+                                              {cv::Point2f(1279, 719), four->up, 2.f}});
+    ASSERT_EQ(apart.size(), 3u);
+    ASSERT_TRUE(apart[0].has_value());
+    EXPECT_EQ(apart[0]->face.name(), "4H");
 }
 
 // eval-lake scores the lake checksum of a synthetic lake set: its piles are those of the scenes'

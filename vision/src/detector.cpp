@@ -561,13 +561,21 @@ std::vector<std::optional<IndexReading>> Detector::readAt(const cv::Mat& image,
     std::vector<std::optional<IndexReading>> out(places.size());
     if (places.empty()) return out;
     const cv::Mat bgr = toBgr8(image);
+    // a place to look at: a size under the picture's, a way up, its middle on the picture or near
+    // it (else nothing is read there)
+    const float side = float(std::max(bgr.cols, bgr.rows));
+    auto usable = [&](const IndexPlace& p) {
+        return p.scale > 0.f && p.scale < side && std::isfinite(p.up.x) && std::isfinite(p.up.y) &&
+               cv::norm(p.up) > 1e-6 && p.centre.x > -side && p.centre.x < 2.f * side &&
+               p.centre.y > -side && p.centre.y < 2.f * side;  // (false for NaN)
+    };
     // the part of the picture around the places, at the working scale, enlarged where the indices
     // are smaller than the proposals' smallest pairs are cut from (as small indices are read again
     // enlarged: smallIndexHeight)
     std::vector<float> scales;
     cv::Rect2f around;
     for (const IndexPlace& p : places) {
-        if (!(p.scale > 0.f) || !std::isfinite(p.centre.x) || !std::isfinite(p.centre.y)) continue;
+        if (!usable(p)) continue;
         scales.push_back(p.scale);
         const cv::Rect2f r(p.centre.x - 3.f * p.scale, p.centre.y - 3.f * p.scale, 6.f * p.scale,
                            6.f * p.scale);
@@ -580,6 +588,8 @@ std::vector<std::optional<IndexReading>> Detector::readAt(const cv::Mat& image,
     const double smallest = 10.0;  // rank-to-pip, working pixels
     if (double(detail::medianOf(scales)) * scale < smallest)
         scale = std::min(3.0, smallest / double(detail::medianOf(scales)));
+    // and no larger than 4096 pixels a side, however far apart the places lie (memory stays bounded)
+    scale = std::min(scale, 4096.0 / std::max(region.width, region.height));
     cv::Mat work;
     cv::resize(bgr(region), work, cv::Size(), scale, scale, scale < 1.0 ? cv::INTER_AREA : cv::INTER_CUBIC);
     cv::Mat gray;
@@ -592,9 +602,8 @@ std::vector<std::optional<IndexReading>> Detector::readAt(const cv::Mat& image,
     std::vector<std::size_t> of;  // the place of each cut
     for (std::size_t k = 0; k < places.size(); ++k) {
         const IndexPlace& p = places[k];
-        if (!(p.scale > 0.f)) continue;
+        if (!usable(p)) continue;
         const float n = float(cv::norm(p.up));
-        if (!(n > 0.f)) continue;
         const cv::Point2f up = p.up * (1.f / n), across(-up.y, up.x);
         for (const float zoom : {0.9f, 1.f, 1.1f})
             for (const float along : {-0.2f, 0.f, 0.2f})
