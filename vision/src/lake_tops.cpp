@@ -325,21 +325,16 @@ void readUnreadInFan(Detector& detector, const cv::Mat& bgr, std::vector<FanCard
     if (fan.size() < 2) return;
     std::vector<cv::Point2f> at;
     for (const FanCard& f : fan) at.push_back(f.index.centre);
-    int between = 0;  // cards unread between the first two read
-    for (const auto& [k, n] : gapsOf(at))
-        if (k == 1) between = n;
-    // along the row's line (the indices' middles stray from it by a tenth of a card)
-    cv::Vec4f line;
-    cv::fitLine(at, line, cv::DIST_L2, 0, 0.01, 0.01);
-    const cv::Point2f mid(line[2], line[3]);
-    cv::Point2f dir(line[0], line[1]);
-    if ((at.back() - at.front()).dot(dir) < 0.f) dir = -dir;
-    const cv::Point2f back = -dir * ((at[1] - at[0]).dot(dir) / float(between + 1));
-    const IndexReading first = fan.front().index;
-    const cv::Point2f onLine = mid + dir * (first.centre - mid).dot(dir);
+    const auto gaps = gapsOf(at);
+    auto unreadBetween = [&](std::size_t k) {  // cards unread between at[k - 1] and at[k]
+        for (const auto& [g, n] : gaps)
+            if (g == k) return n;
+        return 0;
+    };
+    // between two neighbours a gap apart
     std::vector<IndexPlace> places;
     std::vector<std::size_t> before;  // the fan's card each place lies under
-    for (const auto& [k, n] : gapsOf(at)) {
+    for (const auto& [k, n] : gaps) {
         const IndexReading &lo = fan[k - 1].index, &hi = fan[k].index;
         cv::Point2f up = lo.up + hi.up;
         up *= 1.f / std::max(float(cv::norm(up)), 1e-3f);
@@ -353,33 +348,34 @@ void readUnreadInFan(Detector& detector, const cv::Mat& bgr, std::vector<FanCard
     const auto found = detector.readAt(bgr, places);
     for (std::size_t j = found.size(); j-- > 0;)  // from the top down, so that places stay valid
         if (found[j]) fan.insert(fan.begin() + std::ptrdiff_t(before[j]), {found[j]->face, *found[j], nullptr});
-    // over the last card read, where it is no king: a step on along the row (the last step read),
-    // card after card while one is read (the top card unread, its index in plain view)
-    {
-        int betweenTop = 0;
-        const std::size_t last = at.size() - 1;
-        for (const auto& [k, n] : gapsOf(at))
-            if (k == last) betweenTop = n;
-        const cv::Point2f ahead = dir * ((at[last] - at[last - 1]).dot(dir) / float(betweenTop + 1));
-        const IndexReading top = fan.back().index;
-        IndexPlace place{mid + dir * (top.centre - mid).dot(dir), top.up, top.scale, clearBeyond(float(cv::norm(ahead)))};
-        for (int tries = 0; tries < 12 && fan.back().face.rank != scoring::kKing; ++tries) {
-            place.centre += ahead;
-            const auto above = detector.readAt(bgr, {place});
-            if (!above[0]) break;
-            fan.push_back({above[0]->face, *above[0], nullptr});
+    // beyond either end: steps along the row's fitted line (the detector's index middles stray
+    // across the row by up to a third of an index), each the end step as the detector read it
+    // (over the cards the spacing says lie unread in it) projected on the line, card after card
+    // while one is read there and the end card is no king (over the last) or ace (under the first)
+    cv::Vec4f line;
+    cv::fitLine(at, line, cv::DIST_L2, 0, 0.01, 0.01);
+    const cv::Point2f mid(line[2], line[3]);
+    cv::Point2f dir(line[0], line[1]);
+    if ((at.back() - at.front()).dot(dir) < 0.f) dir = -dir;
+    const std::size_t last = at.size() - 1;
+    auto walk = [&](const IndexReading from, cv::Point2f step, bool over) {
+        IndexPlace place{mid + dir * (from.centre - mid).dot(dir), from.up, from.scale, clearBeyond(float(cv::norm(step)))};
+        for (int tries = 0; tries < 12; ++tries) {
+            const FanCard& end = over ? fan.back() : fan.front();
+            if (end.face.rank == (over ? scoring::kKing : scoring::kAce)) return;
+            place.centre += step;
+            const auto r = detector.readAt(bgr, {place});
+            if (!r[0]) return;
+            const FanCard card{r[0]->face, *r[0], nullptr};
+            if (over)
+                fan.push_back(card);
+            else
+                fan.insert(fan.begin(), card);
         }
-    }
-    // under the first card: a step back along the fan (the first step as the detector read it, over
-    // the cards the spacing says lie unread in it), and again from where it was looked for
-    if (fan.front().face.rank == scoring::kAce) return;
-    IndexPlace place{onLine, first.up, first.scale, clearBeyond(float(cv::norm(back)))};
-    for (int tries = 0; tries < 12 && fan.front().face.rank != scoring::kAce; ++tries) {
-        place.centre += back;
-        const auto under = detector.readAt(bgr, {place});
-        if (!under[0]) break;
-        fan.insert(fan.begin(), {under[0]->face, *under[0], nullptr});
-    }
+    };
+    const IndexReading first = fan.front().index, top = fan.back().index;
+    walk(top, dir * ((at[last] - at[last - 1]).dot(dir) / float(unreadBetween(last) + 1)), true);
+    walk(first, -dir * ((at[1] - at[0]).dot(dir) / float(unreadBetween(1) + 1)), false);
 }
 
 // How many times more of the picture the fan covers than its cards read explain: the area of the
