@@ -621,15 +621,15 @@ std::vector<std::optional<IndexReading>> Detector::readAt(const cv::Mat& image,
         if (!(p.halfWidth > 0.f)) continue;
         cv::Mat& patch = patches[j];
         const float span = float(cv::norm(cands[j].b - cands[j].a)) * inv;  // picture pixels
+        // the columns kept: those whose middle lies within halfWidth of the patch's middle
         const float perColumn = params_.spanWidth * span / float(patch.cols);
-        std::vector<int> keep;
-        for (int u = 0; u < patch.cols; ++u)
-            if (std::abs((float(u) + 0.5f - 0.5f * float(patch.cols)) * perColumn) <= p.halfWidth) keep.push_back(u);
-        if (keep.empty() || int(keep.size()) == patch.cols) continue;
+        const int off = std::max(0, int(std::ceil(0.5f * float(patch.cols) - 0.5f - p.halfWidth / perColumn)));
+        if (off == 0 || 2 * off >= patch.cols) continue;
+        const cv::Range keep(off, patch.cols - off);
         double lo = 0, paper = 0;
-        cv::minMaxLoc(patch.colRange(keep.front(), keep.back() + 1), &lo, &paper);
-        for (int u = 0; u < patch.cols; ++u)
-            if (u < keep.front() || u > keep.back()) patch.col(u).setTo(cv::Scalar(paper));
+        cv::minMaxLoc(patch.colRange(keep), &lo, &paper);
+        patch.colRange(0, keep.start).setTo(cv::Scalar(paper));
+        patch.colRange(keep.end, patch.cols).setTo(cv::Scalar(paper));
     }
     std::vector<PatchReading> read = reader_.read(patches, 0.f);
     if (options_.suitFromInk && !colourless(bgr))

@@ -286,12 +286,15 @@ struct FanCard {
     const DetectedCard* card = nullptr;
 };
 
-// The median distance between neighbours (0 with one card).
-float medianStep(const std::vector<cv::Point2f>& at) {
+// The distances between neighbours: steps[k - 1] from at[k - 1] to at[k].
+std::vector<float> stepsOf(const std::vector<cv::Point2f>& at) {
     std::vector<float> steps;
     for (std::size_t k = 1; k < at.size(); ++k) steps.push_back(float(cv::norm(at[k] - at[k - 1])));
-    return detail::medianOf(steps);
+    return steps;
 }
+
+// The median distance between neighbours (0 with one card).
+float medianStep(const std::vector<cv::Point2f>& at) { return detail::medianOf(stepsOf(at)); }
 
 // With three cards read or more, each k where at[k - 1] and at[k] lie kUnreadStep or more times the
 // fan's step there apart, with how many cards lie unread between them. The step there is the median
@@ -299,8 +302,7 @@ float medianStep(const std::vector<cv::Point2f>& at) {
 std::vector<std::pair<std::size_t, int>> gapsOf(const std::vector<cv::Point2f>& at) {
     std::vector<std::pair<std::size_t, int>> out;
     if (at.size() < 3) return out;
-    std::vector<float> steps;
-    for (std::size_t k = 1; k < at.size(); ++k) steps.push_back(float(cv::norm(at[k] - at[k - 1])));
+    const std::vector<float> steps = stepsOf(at);
     for (std::size_t k = 0; k < steps.size(); ++k) {
         std::vector<float> near;
         for (std::size_t j = k >= 2 ? k - 2 : 0; j <= k + 2 && j < steps.size(); ++j)
@@ -508,8 +510,8 @@ FannedPile readFannedPile(const Detection& det, const cv::Mat& bgr, Detector* de
         out.bottomToTop.push_back(f.face);
         out.at.push_back(f.index.centre);
     }
-    // gaps in the fan: a neighbour a step or more further than the fan's steps (a card whose index
-    // the reader missed); the step between neighbours along the fan, straight or arc, is about even
+    // gaps in the fan: a neighbour a step or more further than the steps beside it (a card whose
+    // index the reader missed, and looking again did not read)
     const float step = medianStep(out.at);  // 0 with one card read
     for (const auto& [k, n] : gapsOf(out.at))
         for (int m = 0; m < n; ++m) out.unreadBefore.push_back(k);
